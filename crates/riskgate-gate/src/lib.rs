@@ -1,0 +1,1 @@
+//! The gate: layered policy, decisions, approvals store, session cache, prompt, audit log.

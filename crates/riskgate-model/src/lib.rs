@@ -1,0 +1,35 @@
+//! The core data model of riskgate, shared by every stage of the pipeline.
+//!
+//! - [`RiskLevel`]: SAFE < LOW < MEDIUM < HIGH < CRITICAL, with the score bands of seed 004.
+//! - [`Action`]: what can be assessed (a shell command, code, SQL, a file write, a change set,
+//!   a fetch, a workflow).
+//! - [`Finding`]: one reason for risk, with the rule that found it, its score contribution and
+//!   where in the input it was found.
+//! - [`Assessment`]: the outcome of assessing an action: level, score, findings, reasons,
+//!   affected resources, reversibility, impact, recommendations and an [`Explanation`]
+//!   (the union of seed 001's `RiskAssessment` and seed 004's `RiskClassification`).
+//! - [`Decision`]: allow, ask or deny.
+//!
+//! ```
+//! use riskgate_model::{Assessment, ActionKind, Finding, RiskLevel};
+//!
+//! let f = Finding::new("fs.rm-recursive-root", RiskLevel::Critical, 100, "Recursive deletion of /")
+//!     .reversible(false);
+//! let a = Assessment::from_findings(ActionKind::Command, "rm -rf /", vec![f]);
+//! assert_eq!(a.level, RiskLevel::Critical);
+//! assert!(a.requires_approval());
+//! assert!(!a.reversible);
+//! ```
+#![deny(missing_docs)]
+
+mod action;
+mod assessment;
+mod decision;
+mod finding;
+mod level;
+
+pub use action::{Action, ActionKind, Language, WriteOp};
+pub use assessment::{Assessment, Explanation, MAX_RESOURCES, combine_scores};
+pub use decision::Decision;
+pub use finding::{Finding, Location, Span};
+pub use level::{ParseLevelError, RiskLevel};

@@ -1,0 +1,1 @@
+//! The rules database (packs in `rules/`), its matching engine and seed-004 scoring.
