@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""Validate the labelled command corpus (stdlib only; never executes a command).
+
+Checks: every non-blank, non-`#` line is a JSON object with a non-empty string
+`command` and `category`; only known keys are used; no command appears twice in
+the same file or in two files; minimum counts per file are met. Prints counts
+per file, per category, per evasion technique and per safe-trap kind.
+
+Usage: python3 corpus/check.py [--quiet]
+Exit status: 0 when valid, 1 otherwise.
+"""
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+# file -> (label, minimum entries, allowed keys, required keys)
+FILES = {
+    "dangerous.jsonl": ("dangerous", 320, {"command", "category", "note", "id"}, {"command", "category", "note"}),
+    "evasions.jsonl": ("dangerous", 160, {"command", "category", "technique", "note", "id"},
+                       {"command", "category", "technique", "note"}),
+    "safe.jsonl": ("safe", 560, {"command", "category", "trap", "note", "id"}, {"command", "category"}),
+}
+MIN_TRAPS = 120
+MIN_MULTILINE = 30
+
+
+def load(path, allowed, required, errors):
+    entries = []
+    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        where = f"{path.name}:{lineno}"
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            errors.append(f"{where}: invalid JSON ({exc})")
+            continue
+        if not isinstance(obj, dict):
+            errors.append(f"{where}: not a JSON object")
+            continue
+        unknown = set(obj) - allowed
+        missing = required - set(obj)
+        if unknown:
+            errors.append(f"{where}: unknown keys {sorted(unknown)}")
+        if missing:
+            errors.append(f"{where}: missing keys {sorted(missing)}")
+        for key, value in obj.items():
+            if not isinstance(value, str) or not value.strip():
+                errors.append(f"{where}: `{key}` must be a non-empty string")
+        if isinstance(obj.get("command"), str) and obj["command"] != obj["command"].strip():
+            errors.append(f"{where}: command has leading or trailing whitespace")
+        entries.append((where, obj))
+    return entries
+
+
+def main():
+    quiet = "--quiet" in sys.argv[1:]
+    errors = []
+    seen = {}
+    multiline = 0
+    report = []
+    for name, (label, minimum, allowed, required) in FILES.items():
+        path = HERE / name
+        if not path.is_file():
+            errors.append(f"{name}: missing")
+            continue
+        entries = load(path, allowed, required, errors)
+        if len(entries) < minimum:
+            errors.append(f"{name}: {len(entries)} entries, at least {minimum} required")
+        for where, obj in entries:
+            cmd = obj.get("command")
+            if not isinstance(cmd, str):
+                continue
+            if cmd in seen:
+                errors.append(f"{where}: duplicate of {seen[cmd]}: {cmd!r}")
+            else:
+                seen[cmd] = where
+            if "\n" in cmd:
+                multiline += 1
+        cats = Counter(obj.get("category") for _, obj in entries)
+        report.append(f"{name}: {len(entries)} entries ({label})")
+        report.extend(f"    {c:<22} {n}" for c, n in sorted(cats.items(), key=lambda kv: (-kv[1], kv[0])))
+        if name == "evasions.jsonl":
+            techniques = Counter(obj.get("technique") for _, obj in entries)
+            report.append("  by technique:")
+            report.extend(f"    {t:<22} {n}" for t, n in sorted(techniques.items(), key=lambda kv: (-kv[1], kv[0])))
+        if name == "safe.jsonl":
+            traps = Counter(obj["trap"] for _, obj in entries if "trap" in obj)
+            total = sum(traps.values())
+            if total < MIN_TRAPS:
+                errors.append(f"{name}: {total} false-positive traps, at least {MIN_TRAPS} required")
+            report.append(f"  false-positive traps: {total}")
+            report.extend(f"    {t:<22} {n}" for t, n in sorted(traps.items(), key=lambda kv: (-kv[1], kv[0])))
+    if multiline < MIN_MULTILINE:
+        errors.append(f"{multiline} multi-line entries in total, at least {MIN_MULTILINE} required")
+    report.append(f"multi-line entries (all files): {multiline}")
+    if not quiet:
+        print("\n".join(report))
+    for err in errors:
+        print(f"error: {err}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
