@@ -156,6 +156,10 @@ pub struct Outcome {
     /// The approval pattern for this action (its subject, templates normalized), as `always`
     /// and `never` store it.
     pub pattern: String,
+    /// The main reason for the level, in a few words (the top finding, or the policy change).
+    pub summary: String,
+    /// The assessment the decision was made on.
+    pub assessment: Assessment,
 }
 
 /// The level after the policy, and what changed it.
@@ -343,6 +347,18 @@ pub fn decide_with(
     standing: &Standing,
 ) -> Outcome {
     let lv = effective_level(assessment, action, policy, ctx);
+    decide_leveled(assessment, action, policy, ctx, lv, standing)
+}
+
+/// [`decide_with`] on a level already computed by [`effective_level`].
+pub(crate) fn decide_leveled(
+    assessment: &Assessment,
+    action: &Action,
+    policy: &Policy,
+    ctx: &Context,
+    lv: Leveling,
+    standing: &Standing,
+) -> Outcome {
     let level = lv.level;
     let score = assessment.score.clamp(level.min_score(), level.max_score());
     let by_level = if lv.by_override {
@@ -361,6 +377,8 @@ pub fn decide_with(
         adjustments: lv.adjustments.clone(),
         warnings: Vec::new(),
         pattern: normalize_pattern(&action.subject()),
+        summary: what.clone(),
+        assessment: assessment.clone(),
     };
     let head = format!("{level} risk (score {score})");
     let mut set = |d: Decision, by: DecidedBy, reason: String| {

@@ -1,0 +1,207 @@
+//! [`Gate`]: the whole flow for one action — policy level, standing denial, session cache and
+//! standing approval (before prompting), the decision, the prompt and what its answer stores,
+//! and the audit record with the latency.
+//!
+//! Nothing here can turn a decision into an error: an unreadable settings file, a failed
+//! write, a missing terminal or a locked audit database become [`Outcome::warnings`].
+
+use std::time::{Duration, Instant};
+
+use riskgate_model::{Action, Assessment, Decision, RiskLevel};
+
+use crate::approvals::ApprovalStore;
+use crate::audit::{AuditLog, AuditRecord};
+use crate::decide::{self, Context, DecidedBy, Outcome, Standing};
+use crate::policy::Policy;
+use crate::prompt::{self, Answer, Prompter, TtyPrompter};
+use crate::session::SessionCache;
+
+enum Audit {
+    Closed,
+    Open(AuditLog),
+    Failed(String),
+    Off,
+}
+
+/// The gate: a policy, the approvals store, the session caches, a prompter and the audit log.
+pub struct Gate {
+    policy: Policy,
+    approvals: ApprovalStore,
+    local_session: SessionCache,
+    prompter: Box<dyn Prompter>,
+    audit: Audit,
+}
+
+impl std::fmt::Debug for Gate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gate")
+            .field("policy", &self.policy)
+            .field("approvals", &self.approvals)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gate {
+    /// A gate with the approvals at [`Policy::settings_path`], the audit log at
+    /// [`Policy::audit_path`] (opened on first use) and prompts on the terminal.
+    pub fn new(policy: Policy) -> Gate {
+        Gate {
+            approvals: ApprovalStore::new(policy.settings_path()),
+            policy,
+            local_session: SessionCache::in_memory(),
+            prompter: Box::new(TtyPrompter),
+            audit: Audit::Closed,
+        }
+    }
+
+    /// Ask with `prompter` instead of the terminal.
+    pub fn with_prompter(mut self, prompter: impl Prompter + 'static) -> Gate {
+        self.prompter = Box::new(prompter);
+        self
+    }
+
+    /// Use this approvals store (another file, a fixed clock …).
+    pub fn with_approvals(mut self, store: ApprovalStore) -> Gate {
+        self.approvals = store;
+        self
+    }
+
+    /// Record nothing.
+    pub fn without_audit(mut self) -> Gate {
+        self.audit = Audit::Off;
+        self
+    }
+
+    /// The policy.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The approvals store.
+    pub fn approvals(&mut self) -> &mut ApprovalStore {
+        &mut self.approvals
+    }
+
+    /// Decide about `action`, assessed as `assessment`, in `ctx`: look up standing answers,
+    /// ask if needed (when `ctx.interactive`), store `always` / `never`, record the outcome.
+    pub fn evaluate(&mut self, action: &Action, assessment: Assessment, ctx: &Context) -> Outcome {
+        let start = Instant::now();
+        let mut warnings = Vec::new();
+        let lv = decide::effective_level(&assessment, action, &self.policy, ctx);
+        let mut shared_session = ctx
+            .session_id
+            .as_deref()
+            .map(|id| SessionCache::new(self.policy.state_dir(), Some(id)));
+        let mut standing = Standing::default();
+        if lv.blocked.is_none() {
+            let snap = self.approvals.snapshot();
+            warnings.extend(snap.warnings.iter().cloned());
+            standing.denied = snap.denial_for(action).map(|e| e.describe());
+            let wants_person = lv.level < RiskLevel::Critical
+                && decide::needs_person(lv.level, action, &self.policy, ctx);
+            if wants_person && standing.denied.is_none() {
+                standing.session = self.local_session.is_approved(action)
+                    || shared_session
+                        .as_ref()
+                        .is_some_and(|s| s.is_approved(action));
+                if !standing.session {
+                    standing.approved = snap.approval_for(action).map(|e| e.describe());
+                }
+            }
+        }
+        let mut out = decide::decide_leveled(&assessment, action, &self.policy, ctx, lv, &standing);
+        if out.decision == Decision::Ask && ctx.interactive {
+            let summary = prompt::summary(action, &assessment, &out);
+            let answer = self.prompter.ask(&summary, self.policy.approval_timeout());
+            self.apply_answer(
+                action,
+                ctx,
+                answer,
+                &mut out,
+                &mut warnings,
+                shared_session.as_mut(),
+            );
+        }
+        out.warnings.extend(warnings);
+        self.record(ctx, &assessment, &mut out, start.elapsed());
+        out
+    }
+
+    fn apply_answer(
+        &mut self,
+        action: &Action,
+        ctx: &Context,
+        answer: Answer,
+        out: &mut Outcome,
+        warnings: &mut Vec<String>,
+        shared_session: Option<&mut SessionCache>,
+    ) {
+        let _ = ctx;
+        out.decision = if answer.approves() {
+            Decision::Allow
+        } else {
+            Decision::Deny
+        };
+        out.decided_by = DecidedBy::User;
+        out.reason = format!(
+            "{} risk (score {}) {}: {}",
+            out.level,
+            out.score,
+            answer.describe(),
+            out.summary
+        );
+        let kind = action.kind().as_str();
+        let stored = match answer {
+            Answer::Always => Some(self.approvals.add(
+                &out.pattern,
+                Some(kind),
+                Some(self.policy.approval_ttl_days()),
+            )),
+            Answer::Never => Some(self.approvals.deny(&out.pattern, Some(kind))),
+            _ => None,
+        };
+        match stored {
+            Some(Ok(update)) => warnings.extend(update.warnings),
+            Some(Err(e)) => warnings.push(format!(
+                "could not save your answer to {}: {e} (the decision stands for this time)",
+                self.approvals.path().display()
+            )),
+            None => {}
+        }
+        if answer.approves() {
+            let _ = self.local_session.remember(action);
+            if let Some(s) = shared_session
+                && let Err(e) = s.remember(action)
+            {
+                warnings.push(format!(
+                    "could not share the approval with this session: {e}"
+                ));
+            }
+        }
+    }
+
+    fn record(
+        &mut self,
+        ctx: &Context,
+        assessment: &Assessment,
+        out: &mut Outcome,
+        latency: Duration,
+    ) {
+        if matches!(self.audit, Audit::Closed) {
+            self.audit = match AuditLog::open(&self.policy.audit_path()) {
+                Ok(log) => Audit::Open(log),
+                Err(e) => Audit::Failed(e.to_string()),
+            };
+        }
+        match &self.audit {
+            Audit::Open(log) => {
+                let rec = AuditRecord::new(ctx, assessment, out, latency);
+                if let Err(e) = log.record(&rec) {
+                    out.warnings.push(format!("audit log not written: {e}"));
+                }
+            }
+            Audit::Failed(e) => out.warnings.push(format!("audit log not written: {e}")),
+            Audit::Closed | Audit::Off => {}
+        }
+    }
+}
