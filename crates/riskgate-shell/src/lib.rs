@@ -1,9 +1,29 @@
 //! Shell normalization: bash text → [`ParsedCommand`], every simple command that would run,
 //! with canonical argv (see ../shared/DESIGN.md, "Shell normalization").
+//!
+//! Modules: [`walk`](crate) (the AST walk), `words` (expansion), `command` (one simple
+//! command: unwrap, canonicalize, follow), `unwrap` (wrappers), `canon` + `aliases` (canonical
+//! argv and the alias table), `interp` (interpreter and database one-liners), `payload`
+//! (pipelines, downloads, decoded payloads), `escapes` (`$'…'`, printf, echo -e), `fallback`
+//! (best-effort split on a syntax error), `limits` (pre-scan of syntax nesting).
 
+mod aliases;
+mod canon;
+mod command;
+mod ctx;
+mod escapes;
+mod fallback;
+mod interp;
+mod limits;
 mod model;
+mod payload;
+mod unwrap;
+mod walk;
+mod words;
 
 pub use model::*;
+
+use ctx::{Frame, Norm};
 
 /// Bounds on normalization work.
 #[derive(Debug, Clone, Copy)]
@@ -34,6 +54,20 @@ pub fn parse(input: &str) -> ParsedCommand {
 /// Normalize `input` within `limits`. Never panics; past a bound the result says so in
 /// [`ParsedCommand::issues`].
 pub fn parse_with(input: &str, limits: &Limits) -> ParsedCommand {
-    let _ = limits;
-    todo!("normalization of {input}")
+    let mut n = Norm::new(input, *limits);
+    if input.len() > limits.max_input_bytes {
+        n.limit(format!(
+            "input larger than {} bytes",
+            limits.max_input_bytes
+        ));
+        let mut cut = limits.max_input_bytes;
+        while cut > 0 && !input.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        // Best effort on the prefix, without the bash parser.
+        n.fallback_only(input.get(..cut).unwrap_or(""), &Frame::top());
+        return n.finish();
+    }
+    let _ = n.parse_text(input, &Frame::top());
+    n.finish()
 }

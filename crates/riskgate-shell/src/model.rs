@@ -139,7 +139,9 @@ impl SimpleCommand {
 
     /// Positional (non-flag) arguments, in order.
     pub fn positionals(&self) -> impl Iterator<Item = &Word> {
-        self.args.iter().filter(|a| !a.text.starts_with('-') || a.text == "-")
+        self.args
+            .iter()
+            .filter(|a| !a.text.starts_with('-') || a.text == "-")
     }
 }
 

@@ -1,0 +1,296 @@
+//! One simple command: unwrap its wrappers, canonicalize its argv, record it, then follow what
+//! it runs in turn (shell strings, `find -exec`, heredocs fed to shells, interpreter code).
+
+use crate::canon::{canonical_args, program_name};
+use crate::ctx::{Feed, Frame, Norm, Pending, Range, XWord};
+use crate::interp::{self, Reader};
+use crate::unwrap::{self, Next};
+use crate::{NestedInput, Origin, Signal, SimpleCommand, Word, Wrapper};
+
+/// Most wrappers peeled from one command.
+const MAX_WRAPPERS: usize = 64;
+
+struct Ctx {
+    wrappers: Vec<Wrapper>,
+    privileged: bool,
+    remote: Option<String>,
+}
+
+impl Norm<'_> {
+    /// Unwrap, canonicalize and record `p`; returns the commands it became.
+    pub(crate) fn finish_simple(&mut self, mut p: Pending, frame: &Frame) -> Option<Range> {
+        let mut c = Ctx {
+            wrappers: frame.wrappers.clone(),
+            privileged: frame.privileged,
+            remote: frame.remote.clone(),
+        };
+        for _ in 0..MAX_WRAPPERS {
+            let Some(peeled) = unwrap::peel(&p.argv) else {
+                return self
+                    .push_full(p, c, frame)
+                    .map(|i| Range { first: i, last: i });
+            };
+            let outer = Ctx {
+                wrappers: c.wrappers.clone(),
+                privileged: c.privileged,
+                remote: c.remote.clone(),
+            };
+            if let Some(keep) = peeled.keep {
+                let k = Pending {
+                    argv: keep,
+                    span: p.span,
+                    ..Pending::default()
+                };
+                let _ = self.push_full(
+                    k,
+                    Ctx {
+                        wrappers: outer.wrappers.clone(),
+                        privileged: outer.privileged,
+                        remote: outer.remote.clone(),
+                    },
+                    frame,
+                );
+            }
+            c.wrappers.push(peeled.wrapper);
+            c.privileged |= peeled.privileged;
+            if peeled.remote.is_some() {
+                c.remote = peeled.remote;
+            }
+            p.assignments.extend(peeled.assignments);
+            match peeled.next {
+                Next::Argv(a) => p.argv = a,
+                Next::Nothing => {
+                    c.wrappers.pop();
+                    return self
+                        .push_full(p, c, frame)
+                        .map(|i| Range { first: i, last: i });
+                }
+                Next::Script(words) => return self.shell_string(words, p, outer, c, frame),
+            }
+        }
+        self.limit(format!("more than {MAX_WRAPPERS} wrappers"));
+        None
+    }
+
+    /// A wrapper runs a shell string (`bash -c`, `eval`, `su -c`, `ssh host CMD`, `watch`).
+    fn shell_string(
+        &mut self,
+        words: Vec<XWord>,
+        p: Pending,
+        outer: Ctx,
+        c: Ctx,
+        frame: &Frame,
+    ) -> Option<Range> {
+        let mut text = String::new();
+        let mut feed = Feed::default();
+        let mut dynamic = false;
+        for (k, w) in words.iter().enumerate() {
+            if k > 0 {
+                text.push(' ');
+            }
+            text.push_str(&w.w.text);
+            dynamic |= w.w.dynamic;
+            feed.merge(w.feed);
+        }
+        let origin = if feed.decoder.is_some() && !dynamic {
+            Origin::Decoded
+        } else {
+            Origin::ShellString
+        };
+        let inner = Frame {
+            depth: frame.depth + 1,
+            origin,
+            wrappers: c.wrappers,
+            privileged: c.privileged,
+            remote: c.remote,
+            span: Some(frame.span.unwrap_or(p.span)),
+        };
+        if dynamic {
+            // Not a literal: the wrapper itself is what we can show.
+            let idx = self.push_full(p, outer, frame)?;
+            self.signal(Signal::DynamicEval { index: idx });
+            if let Some(d) = feed.downloader {
+                self.signal(Signal::DownloadToShell {
+                    downloader: d,
+                    shell: idx,
+                });
+            }
+            if let Some(d) = feed.decoder {
+                self.signal(Signal::EncodedToShell {
+                    decoder: d,
+                    shell: idx,
+                    decoded: false,
+                });
+            }
+            if !feed.subst {
+                let _ = self.parse_text(&text, &inner);
+            }
+            return Some(Range {
+                first: idx,
+                last: idx,
+            });
+        }
+        let start = self.commands.len();
+        let r = self.parse_text(&text, &inner);
+        if let Some(d) = feed.decoder {
+            self.signal(Signal::EncodedToShell {
+                decoder: d,
+                shell: r.map_or(start, |r| r.first),
+                decoded: r.is_some(),
+            });
+        }
+        r
+    }
+
+    /// Canonicalize and record one command, then follow what it runs.
+    fn push_full(&mut self, p: Pending, c: Ctx, frame: &Frame) -> Option<usize> {
+        if self.at_command_limit() {
+            return None;
+        }
+        let raw_argv: Vec<Word> = p.argv.iter().map(|w| w.w.clone()).collect();
+        let (program, program_dynamic) = match raw_argv.first() {
+            Some(w) if w.dynamic => (w.text.clone(), true),
+            Some(w) => (program_name(&w.text), false),
+            None => (String::new(), false),
+        };
+        let args = if raw_argv.len() > 1 {
+            canonical_args(&program, &raw_argv[1..])
+        } else {
+            Vec::new()
+        };
+        let idx = self.commands.len();
+        self.commands.push(SimpleCommand {
+            program,
+            program_dynamic,
+            args,
+            raw_argv,
+            wrappers: c.wrappers.clone(),
+            privileged: c.privileged,
+            remote: c.remote.clone(),
+            assignments: p.assignments.clone(),
+            redirects: p.redirects.clone(),
+            stdin: p.stdin.clone(),
+            origin: frame.origin,
+            span: p.span,
+            depth: frame.depth,
+        });
+        if program_dynamic {
+            self.signal(Signal::DynamicProgram { index: idx });
+        }
+        self.follow(idx, &p, &c, frame);
+        Some(idx)
+    }
+
+    fn follow(&mut self, idx: usize, p: &Pending, c: &Ctx, frame: &Frame) {
+        let Some(cmd) = self.commands.get(idx) else {
+            return;
+        };
+        let program = cmd.program.clone();
+        let raw = cmd.raw_argv.clone();
+        let nested_frame = |origin: Origin, extra: Wrapper| Frame {
+            depth: frame.depth + 1,
+            origin,
+            wrappers: {
+                let mut w = c.wrappers.clone();
+                w.push(extra);
+                w
+            },
+            privileged: c.privileged,
+            remote: c.remote.clone(),
+            span: Some(frame.span.unwrap_or(p.span)),
+        };
+        // Shell builtins that change variables.
+        match program.as_str() {
+            "read" | "mapfile" | "readarray" => {
+                for w in raw.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
+                    if unwrap::is_name(&w.text) {
+                        self.set_var(&w.text, None);
+                    }
+                }
+            }
+            "unset" => {
+                for w in raw.iter().skip(1) {
+                    self.env.remove(&w.text);
+                }
+            }
+            "find" => {
+                for (name, argv) in unwrap::find_execs(&p.argv) {
+                    let f = nested_frame(frame.origin, Wrapper { name, args: vec![] });
+                    if f.depth > self.limits.max_depth {
+                        self.limit(format!("nesting deeper than {}", self.limits.max_depth));
+                        break;
+                    }
+                    let inner = Pending {
+                        argv,
+                        span: p.span,
+                        ..Pending::default()
+                    };
+                    let _ = self.finish_simple(inner, &f);
+                }
+            }
+            _ => {}
+        }
+        // Interpreter and database one-liners.
+        for (language, text, literal) in interp::one_liners(&program, &raw) {
+            self.nested.push(NestedInput {
+                language,
+                text,
+                program: program.clone(),
+                command_index: idx,
+                literal,
+            });
+        }
+        // A heredoc or here-string fed to a shell, an interpreter or a database client.
+        if let Some((body, literal)) = &p.stdin_text {
+            match interp::stdin_reader(&program, &raw) {
+                Some(Reader::Shell) => {
+                    let f = nested_frame(
+                        Origin::Heredoc,
+                        Wrapper {
+                            name: "heredoc".into(),
+                            args: vec![program.clone()],
+                        },
+                    );
+                    let _ = self.parse_text(body, &f);
+                    if let Some(d) = p.stdin_feed.downloader {
+                        self.signal(Signal::DownloadToShell {
+                            downloader: d,
+                            shell: idx,
+                        });
+                    }
+                    if !literal && p.stdin_feed.downloader.is_none() {
+                        self.signal(Signal::ShellFromStdin { index: idx });
+                    }
+                }
+                Some(Reader::Lang(language)) => {
+                    self.nested.push(NestedInput {
+                        language,
+                        text: body.clone(),
+                        program: program.clone(),
+                        command_index: idx,
+                        literal: *literal,
+                    });
+                }
+                None => {}
+            }
+        }
+        // `bash <(curl …)`, `source <(wget -O- …)`: a process substitution run as a script.
+        if unwrap::is_shell(&program) || program == "source" {
+            if let Some(w) = p.argv.iter().skip(1).find(|w| w.feed.subst) {
+                if let Some(d) = w.feed.downloader {
+                    self.signal(Signal::DownloadToShell {
+                        downloader: d,
+                        shell: idx,
+                    });
+                }
+                if let Some(d) = w.feed.decoder {
+                    self.signal(Signal::EncodedToShell {
+                        decoder: d,
+                        shell: idx,
+                        decoded: false,
+                    });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! The normalization context: output being built, variable environment, bounds, and the
+//! per-nesting [`Frame`] inherited by nested scripts (wrappers, privilege, remote host, span).
+
+use std::collections::HashMap;
+
+use riskgate_model::Span;
+
+use crate::{
+    Limits, NestedInput, Origin, ParseIssue, ParsedCommand, Redirect, Signal, SimpleCommand,
+    StdinSource, Word, Wrapper,
+};
+
+/// Longest literal value kept for a variable; longer values become dynamic.
+pub(crate) const MAX_VAR_LEN: usize = 8 * 1024;
+
+/// Known variable values: `Some(text)` literal, `None` assigned but dynamic.
+pub(crate) type Env = HashMap<String, Option<String>>;
+
+/// What fed a word: command or process substitutions whose commands are already recorded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Feed {
+    /// A downloader (curl, wget …) ran inside the substitution.
+    pub downloader: Option<usize>,
+    /// A decoder (base64 -d …) ran inside the substitution.
+    pub decoder: Option<usize>,
+    /// The word is (or contains) a substitution.
+    pub subst: bool,
+}
+
+impl Feed {
+    pub(crate) fn merge(&mut self, o: Feed) {
+        self.downloader = self.downloader.or(o.downloader);
+        self.decoder = self.decoder.or(o.decoder);
+        self.subst |= o.subst;
+    }
+}
+
+/// An expanded word together with what fed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct XWord {
+    pub w: Word,
+    pub feed: Feed,
+}
+
+impl XWord {
+    pub(crate) fn lit(s: &str) -> XWord {
+        XWord {
+            w: Word {
+                text: s.to_string(),
+                dynamic: false,
+            },
+            feed: Feed::default(),
+        }
+    }
+    pub(crate) fn text(&self) -> &str {
+        &self.w.text
+    }
+}
+
+/// A simple command being assembled before unwrapping and canonicalization.
+#[derive(Clone, Debug)]
+pub(crate) struct Pending {
+    pub argv: Vec<XWord>,
+    pub assignments: Vec<(String, Word)>,
+    pub redirects: Vec<Redirect>,
+    pub stdin: Option<StdinSource>,
+    /// Body of a heredoc or here-string on stdin, and whether it is literal.
+    pub stdin_text: Option<(String, bool)>,
+    /// What fed the here-string (`sh <<< "$(curl …)"`).
+    pub stdin_feed: Feed,
+    pub span: Span,
+}
+
+impl Default for Pending {
+    fn default() -> Self {
+        Pending {
+            argv: Vec::new(),
+            assignments: Vec::new(),
+            redirects: Vec::new(),
+            stdin: None,
+            stdin_text: None,
+            stdin_feed: Feed::default(),
+            span: Span::new(0, 0),
+        }
+    }
+}
+
+/// Inherited by everything nested under a point of the script.
+#[derive(Clone, Debug)]
+pub(crate) struct Frame {
+    pub depth: u32,
+    pub origin: Origin,
+    pub wrappers: Vec<Wrapper>,
+    pub privileged: bool,
+    pub remote: Option<String>,
+    /// For nested text: the span in the top-level source every command gets.
+    pub span: Option<Span>,
+}
+
+impl Frame {
+    pub(crate) fn top() -> Frame {
+        Frame {
+            depth: 0,
+            origin: Origin::Script,
+            wrappers: Vec::new(),
+            privileged: false,
+            remote: None,
+            span: None,
+        }
+    }
+
+    /// A frame for text nested one level deeper, with `span` fixed.
+    pub(crate) fn nested(&self, origin: Origin, span: Span) -> Frame {
+        Frame {
+            depth: self.depth + 1,
+            origin,
+            wrappers: self.wrappers.clone(),
+            privileged: self.privileged,
+            remote: self.remote.clone(),
+            span: Some(self.span.unwrap_or(span)),
+        }
+    }
+}
+
+/// Commands recorded for one syntactic element: first and last top-level ("main") indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Range {
+    pub first: usize,
+    pub last: usize,
+}
+
+pub(crate) fn join(a: Option<Range>, b: Option<Range>) -> Option<Range> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(Range {
+            first: a.first.min(b.first),
+            last: b.last.max(a.last),
+        }),
+        (x, None) | (None, x) => x,
+    }
+}
+
+/// The normalizer: one per call to [`crate::parse_with`].
+pub(crate) struct Norm<'s> {
+    pub src: &'s str,
+    /// Byte offset of each char index (brush positions count chars), when the source is not ASCII.
+    pub char_bytes: Option<Vec<usize>>,
+    pub limits: Limits,
+    pub commands: Vec<SimpleCommand>,
+    pub nested: Vec<NestedInput>,
+    pub signals: Vec<Signal>,
+    pub issues: Vec<ParseIssue>,
+    pub fully: bool,
+    pub env: Env,
+    /// Bytes of text parsed so far (nested texts included), bounded by `work_budget`.
+    pub work: usize,
+    pub work_budget: usize,
+    limit_noted: bool,
+}
+
+impl<'s> Norm<'s> {
+    pub(crate) fn new(src: &'s str, limits: Limits) -> Norm<'s> {
+        let char_bytes = if src.is_ascii() {
+            None
+        } else {
+            let mut v: Vec<usize> = src.char_indices().map(|(b, _)| b).collect();
+            v.push(src.len());
+            Some(v)
+        };
+        Norm {
+            src,
+            char_bytes,
+            limits,
+            commands: Vec::new(),
+            nested: Vec::new(),
+            signals: Vec::new(),
+            issues: Vec::new(),
+            fully: true,
+            env: Env::new(),
+            work: 0,
+            work_budget: limits.max_input_bytes.saturating_mul(8).max(4096),
+            limit_noted: false,
+        }
+    }
+
+    pub(crate) fn finish(self) -> ParsedCommand {
+        ParsedCommand {
+            source: self.src.to_string(),
+            commands: self.commands,
+            nested: self.nested,
+            signals: self.signals,
+            fully_parsed: self.fully && self.issues.is_empty(),
+            issues: self.issues,
+        }
+    }
+
+    /// Byte offset of brush char index `i` in the top-level source.
+    pub(crate) fn byte_at(&self, i: usize) -> usize {
+        match &self.char_bytes {
+            None => i.min(self.src.len()),
+            Some(v) => v.get(i).copied().unwrap_or(self.src.len()),
+        }
+    }
+
+    pub(crate) fn span_of(&self, loc: &brush_parser::SourceSpan) -> Span {
+        Span::new(self.byte_at(loc.start.index), self.byte_at(loc.end.index))
+    }
+
+    pub(crate) fn issue(&mut self, issue: ParseIssue) {
+        self.fully = false;
+        if self.issues.len() < 32 && !self.issues.contains(&issue) {
+            self.issues.push(issue);
+        }
+    }
+
+    /// Record that a bound was hit (once per bound message).
+    pub(crate) fn limit(&mut self, message: String) {
+        self.limit_noted = true;
+        self.issue(ParseIssue::Limit { message });
+    }
+
+    pub(crate) fn at_command_limit(&mut self) -> bool {
+        if self.commands.len() >= self.limits.max_commands {
+            let m = format!("more than {} commands", self.limits.max_commands);
+            self.limit(m);
+            return true;
+        }
+        false
+    }
+
+    /// Account for parsing `len` more bytes; false (and an issue) past the budget.
+    pub(crate) fn spend(&mut self, len: usize) -> bool {
+        self.work = self.work.saturating_add(len).saturating_add(16);
+        if self.work > self.work_budget {
+            let m = format!("more than {} bytes of nested text", self.work_budget);
+            self.limit(m);
+            return false;
+        }
+        true
+    }
+
+    pub(crate) fn signal(&mut self, s: Signal) {
+        if !self.signals.contains(&s) {
+            self.signals.push(s);
+        }
+    }
+
+    /// Set a variable, bounding its size.
+    pub(crate) fn set_var(&mut self, name: &str, value: Option<String>) {
+        let value = value.filter(|v| v.len() <= MAX_VAR_LEN);
+        if self.env.len() < 4096 || self.env.contains_key(name) {
+            self.env.insert(name.to_string(), value);
+        }
+    }
+}

@@ -1,0 +1,323 @@
+//! Interpreters and database clients: code and SQL given on the command line (`python -c`,
+//! `node -e`, `perl -e`, `ruby -e`, `php -r`, `psql -c`, `mysql -e`, `sqlite3 DB SQL`,
+//! `redis-cli CMD`, `mongosh --eval`), and which programs read a script from stdin.
+
+use crate::unwrap::is_shell;
+use crate::{NestedLanguage, Word};
+
+/// What a program does with a script on stdin.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reader {
+    Shell,
+    Lang(NestedLanguage),
+}
+
+/// The language a program runs, if it is an interpreter or a database client.
+pub(crate) fn language(program: &str) -> Option<NestedLanguage> {
+    use NestedLanguage as L;
+    let p = program;
+    if p == "python"
+        || p.starts_with("python2")
+        || p.starts_with("python3")
+        || p.starts_with("pypy")
+    {
+        return Some(L::Python);
+    }
+    Some(match p {
+        "node" | "nodejs" | "deno" | "bun" => L::Js,
+        "perl" | "perl5" => L::Perl,
+        "ruby" | "jruby" => L::Ruby,
+        "php" | "php-cli" => L::Php,
+        "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlite" | "duckdb" | "clickhouse-client"
+        | "sqlcmd" | "cqlsh" => L::Sql,
+        "redis-cli" | "valkey-cli" | "keydb-cli" => L::Redis,
+        "mongosh" | "mongo" => L::Mongo,
+        _ => return None,
+    })
+}
+
+fn value_of<'a>(argv: &'a [Word], i: usize, attached: &'a str) -> Option<(&'a str, bool)> {
+    if !attached.is_empty() {
+        return argv.get(i).map(|w| (attached, w.dynamic));
+    }
+    argv.get(i + 1).map(|w| (w.text.as_str(), w.dynamic))
+}
+
+/// Code or SQL on the command line: `(language, text, literal)`.
+pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, String, bool)> {
+    let Some(lang) = language(program) else {
+        return Vec::new();
+    };
+    let mut parts: Vec<(String, bool)> = Vec::new();
+    let mut i = 1;
+    match program {
+        p if lang == NestedLanguage::Python => {
+            let _ = p;
+            while let Some(w) = argv.get(i) {
+                let t = w.text.as_str();
+                if t == "-m" || !t.starts_with('-') || t == "-" || t == "--" {
+                    break;
+                }
+                if let Some(k) = t.find('c').filter(|_| !t.starts_with("--")) {
+                    if let Some((v, d)) = value_of(argv, i, &t[k + 1..]) {
+                        parts.push((v.to_string(), !d));
+                    }
+                    break;
+                }
+                i += if matches!(t, "-W" | "-X") { 2 } else { 1 };
+            }
+        }
+        "deno" => {
+            if argv.get(1).is_some_and(|w| w.text == "eval") {
+                if let Some(w) = argv.iter().skip(2).find(|w| !w.text.starts_with('-')) {
+                    parts.push((w.text.clone(), !w.dynamic));
+                }
+            }
+        }
+        "node" | "nodejs" | "bun" => {
+            while let Some(w) = argv.get(i) {
+                let t = w.text.as_str();
+                if let Some(v) = t
+                    .strip_prefix("--eval=")
+                    .or_else(|| t.strip_prefix("--print="))
+                {
+                    parts.push((v.to_string(), !w.dynamic));
+                    break;
+                }
+                if matches!(t, "-e" | "--eval" | "-p" | "--print" | "-pe") {
+                    if let Some((v, d)) = value_of(argv, i, "") {
+                        parts.push((v.to_string(), !d));
+                    }
+                    break;
+                }
+                if !t.starts_with('-') {
+                    break;
+                }
+                i += 1;
+            }
+        }
+        "perl" | "perl5" | "ruby" | "jruby" | "php" | "php-cli" => {
+            let flag = if program.starts_with("php") { 'r' } else { 'e' };
+            while let Some(w) = argv.get(i) {
+                let t = w.text.as_str();
+                if t == "--" || !t.starts_with('-') {
+                    break;
+                }
+                if !t.starts_with("--") {
+                    let body = &t[1..];
+                    if let Some(k) = body.find(|c| c == flag || (flag == 'e' && c == 'E')) {
+                        if let Some((v, d)) = value_of(argv, i, &body[k + 1..]) {
+                            parts.push((v.to_string(), !d));
+                        }
+                        i += if body[k + 1..].is_empty() { 2 } else { 1 };
+                        continue;
+                    }
+                }
+                i += 1;
+            }
+        }
+        "psql" => collect_opt(argv, &["-c", "--command"], &mut parts),
+        "mysql" | "mariadb" => collect_opt(argv, &["-e", "--execute"], &mut parts),
+        "clickhouse-client" => collect_opt(argv, &["-q", "--query"], &mut parts),
+        "sqlcmd" => collect_opt(argv, &["-Q", "-q"], &mut parts),
+        "cqlsh" => collect_opt(argv, &["-e", "--execute"], &mut parts),
+        "mongosh" | "mongo" => collect_opt(argv, &["--eval"], &mut parts),
+        "sqlite3" | "sqlite" | "duckdb" => {
+            collect_opt(argv, &["-cmd"], &mut parts);
+            let pos = sqlite_positionals(argv);
+            for w in pos.iter().skip(1) {
+                parts.push((w.text.clone(), !w.dynamic));
+            }
+        }
+        "redis-cli" | "valkey-cli" | "keydb-cli" => {
+            let rest = redis_command(argv);
+            if !rest.is_empty() {
+                let text = rest
+                    .iter()
+                    .map(|w| w.text.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                parts.push((text, rest.iter().all(|w| !w.dynamic)));
+            }
+        }
+        _ => {}
+    }
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    let literal = parts.iter().all(|(_, l)| *l);
+    let text = parts
+        .into_iter()
+        .map(|(t, _)| t)
+        .collect::<Vec<_>>()
+        .join("\n");
+    vec![(lang, text, literal)]
+}
+
+fn collect_opt(argv: &[Word], names: &[&str], parts: &mut Vec<(String, bool)>) {
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        for n in names {
+            if t == *n {
+                if let Some(v) = argv.get(i) {
+                    parts.push((v.text.clone(), !v.dynamic));
+                }
+                i += 1;
+            } else if let Some(v) = t.strip_prefix(n) {
+                let v = if n.starts_with("--") {
+                    v.strip_prefix('=')
+                } else {
+                    Some(v)
+                };
+                if let Some(v) = v.filter(|v| !v.is_empty()) {
+                    parts.push((v.to_string(), !w.dynamic));
+                }
+            }
+        }
+    }
+}
+
+fn sqlite_positionals(argv: &[Word]) -> Vec<&Word> {
+    let mut out = Vec::new();
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        if t.starts_with('-') && t.len() > 1 {
+            if matches!(
+                t,
+                "-cmd"
+                    | "-separator"
+                    | "-newline"
+                    | "-nullvalue"
+                    | "-init"
+                    | "-vfs"
+                    | "-mmap"
+                    | "-pagecache"
+                    | "-lookaside"
+                    | "-maxsize"
+            ) {
+                i += 1;
+            }
+            continue;
+        }
+        out.push(w);
+    }
+    out
+}
+
+fn redis_command(argv: &[Word]) -> &[Word] {
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text.as_str();
+        if !t.starts_with('-') || t == "-" {
+            break;
+        }
+        i += 1;
+        if matches!(
+            t,
+            "-h" | "-p"
+                | "-s"
+                | "-a"
+                | "-u"
+                | "-n"
+                | "-r"
+                | "-i"
+                | "-d"
+                | "--user"
+                | "--pass"
+                | "--cacert"
+                | "--cacertdir"
+                | "--cert"
+                | "--key"
+                | "--sni"
+                | "--pattern"
+                | "--count"
+                | "--quoted-pattern"
+                | "--eval"
+                | "--rdb"
+                | "--functions-rdb"
+                | "--memkeys-samples"
+                | "--bigkeys-samples"
+                | "--pipe-timeout"
+                | "--tls-ciphers"
+                | "--tls-ciphersuites"
+                | "--hotkeys-samples"
+        ) {
+            i += 1;
+        }
+    }
+    argv.get(i..).unwrap_or(&[])
+}
+
+/// Does `program` (with `argv`) read a script from stdin?
+pub(crate) fn stdin_reader(program: &str, argv: &[Word]) -> Option<Reader> {
+    if is_shell(program) {
+        let mut i = 1;
+        while let Some(w) = argv.get(i) {
+            let t = w.text.as_str();
+            if t == "-s" || t == "-" || t == "--" {
+                return Some(Reader::Shell);
+            }
+            if !(t.starts_with('-') || t.starts_with('+')) || w.dynamic {
+                return None; // a script file
+            }
+            if t.starts_with('-') && !t.starts_with("--") && t.contains('s') {
+                return Some(Reader::Shell);
+            }
+            i += if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+                2
+            } else {
+                1
+            };
+        }
+        return Some(Reader::Shell);
+    }
+    if program == "source" {
+        let arg = argv.get(1)?;
+        return matches!(arg.text.as_str(), "/dev/stdin" | "-" | "/proc/self/fd/0")
+            .then_some(Reader::Shell);
+    }
+    let lang = language(program)?;
+    if !one_liners(program, argv).is_empty() {
+        return None;
+    }
+    match lang {
+        NestedLanguage::Sql => {
+            if program == "psql" {
+                // `-f -` reads stdin; `-f FILE` does not.
+                let mut it = argv.iter().skip(1);
+                while let Some(w) = it.next() {
+                    if w.text == "-f" || w.text == "--file" {
+                        return it
+                            .next()
+                            .is_some_and(|v| v.text == "-")
+                            .then_some(Reader::Lang(lang));
+                    }
+                    if let Some(v) = w.text.strip_prefix("--file=") {
+                        return (v == "-").then_some(Reader::Lang(lang));
+                    }
+                }
+            }
+            Some(Reader::Lang(lang))
+        }
+        NestedLanguage::Redis | NestedLanguage::Mongo => Some(Reader::Lang(lang)),
+        _ => {
+            // An interpreter reads stdin when given no script (or `-`).
+            let mut i = 1;
+            while let Some(w) = argv.get(i) {
+                let t = w.text.as_str();
+                if t == "-" {
+                    return Some(Reader::Lang(lang));
+                }
+                if !t.starts_with('-') || t == "-m" || t == "-r" && lang == NestedLanguage::Js {
+                    return None;
+                }
+                i += 1;
+            }
+            Some(Reader::Lang(lang))
+        }
+    }
+}

@@ -1,0 +1,430 @@
+//! Pipelines and payloads: link each pipeline consumer to its producer, notice downloads and
+//! encoded payloads fed to a shell or interpreter, and where the payload literal is present
+//! (`echo cm0gLXJmIC8= | base64 -d | sh`, `printf '\x72\x6d …' | sh`), decode it and parse it.
+
+use base64::Engine;
+
+use crate::ctx::{Feed, Frame, Norm, Range};
+use crate::interp::{Reader, stdin_reader};
+use crate::{NestedInput, Origin, Signal, SimpleCommand, StdinSource, Wrapper, escapes};
+use riskgate_model::Span;
+
+/// Largest decoded payload parsed.
+const MAX_PAYLOAD: usize = 64 * 1024;
+
+fn raw(c: &SimpleCommand) -> impl Iterator<Item = &str> {
+    c.raw_argv.iter().skip(1).map(|w| w.text.as_str())
+}
+
+fn has_opt(c: &SimpleCommand, short: char, long: &[&str]) -> bool {
+    raw(c).any(|t| {
+        long.contains(&t) || (t.starts_with('-') && !t.starts_with("--") && t[1..].contains(short))
+    })
+}
+
+/// curl, wget and friends.
+pub(crate) fn is_downloader(c: &SimpleCommand) -> bool {
+    match c.program.as_str() {
+        "curl" | "wget" | "fetch" | "aria2c" | "nc" | "ncat" | "netcat" | "socat" | "http"
+        | "https" | "xh" | "lwp-download" | "lwp-request" | "GET" | "lynx" | "links" | "w3m"
+        | "axel" | "httpie" | "tftp" => true,
+        p if p.starts_with("python") => {
+            let mut it = raw(c);
+            while let Some(t) = it.next() {
+                if t == "-m" {
+                    return it
+                        .next()
+                        .is_some_and(|m| m.starts_with("http") || m.starts_with("urllib"));
+                }
+            }
+            false
+        }
+        "gh" => raw(c).next() == Some("api"),
+        _ => false,
+    }
+}
+
+/// base64 -d, xxd -r, printf '\x..', echo -e '\x..', rev, openssl base64 -d …
+pub(crate) fn is_decoder(c: &SimpleCommand) -> bool {
+    decoder_label(c).is_some()
+}
+
+fn decoder_label(c: &SimpleCommand) -> Option<&'static str> {
+    match c.program.as_str() {
+        "base64" | "gbase64" if has_opt(c, 'd', &["--decode"]) || has_opt(c, 'D', &[]) => {
+            Some("base64 -d")
+        }
+        "base32" | "basenc" if has_opt(c, 'd', &["--decode"]) => Some("base32 -d"),
+        "openssl" => {
+            let sub = raw(c).next()?;
+            let dec = raw(c).any(|t| t == "-d");
+            let b64 = sub == "base64" || raw(c).any(|t| t == "-base64" || t == "-a");
+            ((sub == "base64" || sub == "enc") && dec && b64).then_some("openssl base64 -d")
+        }
+        "xxd" if has_opt(c, 'r', &["-revert"]) => Some("xxd -r"),
+        "rev" => Some("rev"),
+        "uudecode" => Some("uudecode"),
+        "gunzip" | "zcat" => Some("gunzip"),
+        "gzip" | "bzip2" | "xz" if has_opt(c, 'd', &["--decompress"]) => Some("gunzip"),
+        "printf" if raw(c).next().is_some_and(escapes::has_byte_escapes) => Some("printf"),
+        "echo" if echo_flags(c).1 && raw(c).any(escapes::has_byte_escapes) => Some("echo -e"),
+        "tr" if raw(c).any(|t| t.contains("N-Z") || t.contains("n-z") || t.contains("n-za-m")) => {
+            Some("tr")
+        }
+        _ => None,
+    }
+}
+
+/// (-n, -e) of an echo, and the index of its first operand in raw_argv.
+fn echo_flags(c: &SimpleCommand) -> (bool, bool, usize) {
+    let mut n = false;
+    let mut e = false;
+    let mut i = 1;
+    while let Some(w) = c.raw_argv.get(i) {
+        let t = w.text.as_str();
+        if t.len() > 1
+            && t.starts_with('-')
+            && t[1..].chars().all(|ch| matches!(ch, 'n' | 'e' | 'E'))
+        {
+            n |= t.contains('n');
+            e = if t.contains('E') {
+                false
+            } else {
+                e || t.contains('e')
+            };
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    (n, e, i)
+}
+
+/// The stdin body of a heredoc or here-string, if any.
+fn stdin_body(c: &SimpleCommand) -> Option<&str> {
+    if c.stdin != Some(StdinSource::Heredoc) {
+        return None;
+    }
+    c.redirects
+        .iter()
+        .rev()
+        .find(|r| r.op.ends_with("<<") || r.op.ends_with("<<-") || r.op.ends_with("<<<"))
+        .map(|r| r.target.text.as_str())
+}
+
+/// What `c` writes to stdout when it starts a pipeline, when that is known.
+fn produce(c: &SimpleCommand) -> Option<String> {
+    if c.raw_argv.iter().any(|w| w.dynamic) {
+        return None;
+    }
+    match c.program.as_str() {
+        "echo" => {
+            let (n, e, i) = echo_flags(c);
+            let mut s = c
+                .raw_argv
+                .get(i..)
+                .unwrap_or(&[])
+                .iter()
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            if e {
+                let (d, stop) = escapes::echo_e(&s);
+                s = d;
+                if stop {
+                    return Some(s);
+                }
+            }
+            if !n {
+                s.push('\n');
+            }
+            Some(s)
+        }
+        "printf" => {
+            let mut it = c.raw_argv.iter().skip(1).map(|w| w.text.as_str());
+            let mut fmt = it.next()?;
+            if fmt == "--" {
+                fmt = it.next()?;
+            }
+            if fmt.starts_with('-') {
+                return None;
+            }
+            let args: Vec<&str> = it.collect();
+            printf(fmt, &args)
+        }
+        "cat" if c.raw_argv.len() == 1 => stdin_body(c).map(str::to_string),
+        _ => stdin_body(c).and_then(|b| transform(c, b)),
+    }
+}
+
+fn printf(fmt: &str, args: &[&str]) -> Option<String> {
+    let fmt = escapes::printf(fmt);
+    let mut out = String::new();
+    let mut args = args.iter();
+    let mut it = fmt.chars().peekable();
+    while let Some(ch) = it.next() {
+        if ch != '%' {
+            out.push(ch);
+            continue;
+        }
+        match it.next()? {
+            '%' => out.push('%'),
+            's' => out.push_str(args.next().copied().unwrap_or("")),
+            'b' => out.push_str(&escapes::printf(args.next().copied().unwrap_or(""))),
+            'c' => out.push_str(
+                args.next()
+                    .and_then(|a| a.chars().next())
+                    .map(String::from)
+                    .unwrap_or_default()
+                    .as_str(),
+            ),
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
+/// What `c` writes given `input` on stdin, for the transformations we can follow.
+fn transform(c: &SimpleCommand, input: &str) -> Option<String> {
+    let positional = c.raw_argv.iter().skip(1).any(|w| !w.text.starts_with('-'));
+    let out = match decoder_label(c) {
+        Some("base64 -d") | Some("openssl base64 -d") if !positional || c.program == "openssl" => {
+            let clean: String = input.chars().filter(|ch| !ch.is_whitespace()).collect();
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(clean.as_bytes())
+                .or_else(|_| {
+                    base64::engine::general_purpose::STANDARD_NO_PAD
+                        .decode(clean.trim_end_matches('=').as_bytes())
+                })
+                .ok()?;
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        Some("xxd -r") if has_opt(c, 'p', &["-plain", "-ps", "-postscript"]) => {
+            let hex: String = input.chars().filter(|ch| ch.is_ascii_hexdigit()).collect();
+            String::from_utf8_lossy(&hex_decode(&hex)?).into_owned()
+        }
+        Some("rev") if !positional => input
+            .lines()
+            .map(|l| l.chars().rev().collect::<String>() + "\n")
+            .collect(),
+        Some(_) => return None,
+        None => match c.program.as_str() {
+            "cat" | "tee" if c.program == "tee" || !positional => input.to_string(),
+            "tac" if !positional => {
+                let mut lines: Vec<&str> = input.lines().collect();
+                lines.reverse();
+                lines.iter().map(|l| format!("{l}\n")).collect()
+            }
+            _ => return None,
+        },
+    };
+    (out.len() <= MAX_PAYLOAD).then_some(out)
+}
+
+fn hex_decode(h: &str) -> Option<Vec<u8>> {
+    let b = h.as_bytes();
+    if b.len() % 2 != 0 {
+        return None;
+    }
+    b.chunks(2)
+        .map(|p| {
+            let s = std::str::from_utf8(p).ok()?;
+            u8::from_str_radix(s, 16).ok()
+        })
+        .collect()
+}
+
+impl Norm<'_> {
+    /// Downloaders and decoders among the commands recorded since `start`.
+    pub(crate) fn feed_since(&self, start: usize) -> Feed {
+        let mut f = Feed::default();
+        for (i, c) in self.commands.iter().enumerate().skip(start) {
+            if f.downloader.is_none() && is_downloader(c) {
+                f.downloader = Some(i);
+            }
+            if f.decoder.is_none() && is_decoder(c) {
+                f.decoder = Some(i);
+            }
+        }
+        f
+    }
+
+    /// The output of the commands recorded since `start`, when they form one pipeline whose
+    /// output we can compute (`$(echo rm)`, `$(echo cm0= | base64 -d)`).
+    pub(crate) fn output_since(&self, start: usize) -> Option<String> {
+        let cmds = self.commands.get(start..)?;
+        let first = cmds.first()?;
+        let mut out = produce(first)?;
+        for (k, c) in cmds.iter().enumerate().skip(1) {
+            if c.stdin
+                != Some(StdinSource::Pipe {
+                    index: start + k - 1,
+                })
+            {
+                return None;
+            }
+            out = transform(c, &out)?;
+        }
+        Some(out)
+    }
+
+    /// Link a pipeline's elements and look at what each consumer reads.
+    pub(crate) fn link_pipeline(&mut self, elems: &[Option<Range>], frame: &Frame) {
+        for k in 1..elems.len() {
+            let (Some(Some(prev)), Some(Some(cur))) = (elems.get(k - 1), elems.get(k)) else {
+                continue;
+            };
+            let Some(c) = self.commands.get_mut(cur.first) else {
+                continue;
+            };
+            if c.stdin.is_none() {
+                c.stdin = Some(StdinSource::Pipe { index: prev.last });
+            }
+        }
+        for k in 1..elems.len() {
+            let Some(Some(cur)) = elems.get(k) else {
+                continue;
+            };
+            let ci = cur.first;
+            let Some(consumer) = self.commands.get(ci) else {
+                continue;
+            };
+            if !matches!(consumer.stdin, Some(StdinSource::Pipe { .. })) {
+                continue;
+            }
+            let Some(reader) = stdin_reader(&consumer.program, &consumer.raw_argv) else {
+                continue;
+            };
+            let chain: Vec<Range> = elems
+                .get(..k)
+                .unwrap_or(&[])
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            let mut downloader = None;
+            let mut decoder = None;
+            for r in &chain {
+                for i in r.first..=r.last {
+                    if let Some(c) = self.commands.get(i) {
+                        if downloader.is_none() && is_downloader(c) {
+                            downloader = Some(i);
+                        }
+                        if decoder.is_none() && is_decoder(c) {
+                            decoder = Some(i);
+                        }
+                    }
+                }
+            }
+            let output = if chain.len() == k {
+                self.chain_output(&chain)
+            } else {
+                None
+            };
+            if let Some(d) = downloader {
+                self.signal(Signal::DownloadToShell {
+                    downloader: d,
+                    shell: ci,
+                });
+                continue;
+            }
+            let Some(text) = output else {
+                if let Some(d) = decoder {
+                    self.signal(Signal::EncodedToShell {
+                        decoder: d,
+                        shell: ci,
+                        decoded: false,
+                    });
+                } else {
+                    self.signal(Signal::ShellFromStdin { index: ci });
+                }
+                continue;
+            };
+            let Some(consumer) = self.commands.get(ci).cloned() else {
+                continue;
+            };
+            let label = decoder
+                .and_then(|d| self.commands.get(d))
+                .and_then(decoder_label);
+            match reader {
+                Reader::Shell => {
+                    let mut wrappers = consumer.wrappers.clone();
+                    wrappers.push(Wrapper {
+                        name: consumer.program.clone(),
+                        args: vec![],
+                    });
+                    wrappers.push(Wrapper {
+                        name: label.unwrap_or("pipe").to_string(),
+                        args: vec![],
+                    });
+                    let span = self.chain_span(&chain, ci, frame);
+                    let f = Frame {
+                        depth: frame.depth + 1,
+                        origin: if decoder.is_some() {
+                            Origin::Decoded
+                        } else {
+                            Origin::ShellString
+                        },
+                        wrappers,
+                        privileged: consumer.privileged,
+                        remote: consumer.remote.clone(),
+                        span: Some(span),
+                    };
+                    let start = self.commands.len();
+                    let r = self.parse_text(&text, &f);
+                    if let Some(d) = decoder {
+                        self.signal(Signal::EncodedToShell {
+                            decoder: d,
+                            shell: r.map_or(start, |_| ci),
+                            decoded: r.is_some(),
+                        });
+                    }
+                }
+                Reader::Lang(language) => {
+                    if let Some(d) = decoder {
+                        self.signal(Signal::EncodedToShell {
+                            decoder: d,
+                            shell: ci,
+                            decoded: true,
+                        });
+                    }
+                    let program = consumer.program.clone();
+                    self.nested.push(NestedInput {
+                        language,
+                        text,
+                        program,
+                        command_index: ci,
+                        literal: true,
+                    });
+                }
+            }
+        }
+    }
+
+    fn chain_output(&self, chain: &[Range]) -> Option<String> {
+        let first = chain.first()?;
+        if first.first != first.last {
+            return None;
+        }
+        let mut out = produce(self.commands.get(first.first)?)?;
+        for r in chain.iter().skip(1) {
+            if r.first != r.last {
+                return None;
+            }
+            out = transform(self.commands.get(r.first)?, &out)?;
+        }
+        Some(out)
+    }
+
+    fn chain_span(&self, chain: &[Range], ci: usize, frame: &Frame) -> Span {
+        if let Some(s) = frame.span {
+            return s;
+        }
+        let start = chain
+            .first()
+            .and_then(|r| self.commands.get(r.first))
+            .map_or(0, |c| c.span.start);
+        let end = self.commands.get(ci).map_or(self.src.len(), |c| c.span.end);
+        Span::new(start.min(end), end)
+    }
+}

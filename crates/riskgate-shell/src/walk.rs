@@ -1,0 +1,614 @@
+//! The AST walk: brush's program → every simple command that would run. Descends into lists,
+//! pipelines, subshells, groups, functions, loops, conditionals, `[[ ]]`, process
+//! substitutions and redirect targets; falls back to a quote-aware split on a syntax error.
+
+use brush_parser::ast;
+use riskgate_model::Span;
+
+use crate::ctx::{Frame, Norm, Pending, Range, XWord, join};
+use crate::{Origin, ParseIssue, Redirect, StdinSource, Word, Wrapper, fallback, limits};
+
+/// Most literal `for` values walked one by one (`for d in / /home; do rm -rf $d; done`).
+const MAX_FOR_VALUES: usize = 8;
+
+impl Norm<'_> {
+    /// Parse `text` as a script under `frame` and record its commands.
+    pub(crate) fn parse_text(&mut self, text: &str, frame: &Frame) -> Option<Range> {
+        if frame.depth > self.limits.max_depth {
+            let m = format!("nesting deeper than {}", self.limits.max_depth);
+            self.limit(m);
+            return None;
+        }
+        if !self.spend(text.len()) {
+            return None;
+        }
+        if let Err(depth) = limits::check_syntax_depth(text) {
+            self.limit(format!("syntax nesting deeper than {depth}"));
+            return self.fallback_only(text, frame);
+        }
+        let opts = crate::words::parser_options();
+        let mut parser = brush_parser::Parser::new(std::io::Cursor::new(text.as_bytes()), &opts);
+        match parser.parse_program() {
+            Ok(program) => {
+                let mut r = None;
+                for cc in &program.complete_commands {
+                    r = join(r, self.walk_list(cc, frame, 0));
+                }
+                r
+            }
+            Err(e) => {
+                self.issue(ParseIssue::Syntax {
+                    message: e.to_string(),
+                });
+                self.fallback_only(text, frame)
+            }
+        }
+    }
+
+    /// Best-effort: a quote-aware split into commands and words.
+    pub(crate) fn fallback_only(&mut self, text: &str, frame: &Frame) -> Option<Range> {
+        let mut r = None;
+        for pipeline in fallback::split(text) {
+            let mut elems = Vec::new();
+            for cmd in pipeline {
+                let span = frame.span.unwrap_or(Span::new(cmd.start, cmd.end));
+                let mut p = Pending {
+                    span,
+                    ..Pending::default()
+                };
+                for tok in &cmd.words {
+                    if tok.is_empty() {
+                        continue;
+                    }
+                    let before = self.issues.len();
+                    self.expand_into(tok, frame, span, &mut p.argv);
+                    // The word parser may reject a fragment: the issue is already recorded.
+                    let _ = before;
+                }
+                elems.push(self.finish_simple(p, frame));
+            }
+            r = join(r, self.pipeline_done(&elems, frame));
+        }
+        r
+    }
+
+    fn walk_list(&mut self, list: &ast::CompoundList, frame: &Frame, lvl: u32) -> Option<Range> {
+        if !self.ast_level_ok(lvl) {
+            return None;
+        }
+        let mut r = None;
+        for item in &list.0 {
+            let ao = &item.0;
+            r = join(r, self.walk_pipeline(&ao.first, frame, lvl + 1));
+            for next in &ao.additional {
+                let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
+                r = join(r, self.walk_pipeline(p, frame, lvl + 1));
+            }
+        }
+        r
+    }
+
+    fn walk_pipeline(&mut self, p: &ast::Pipeline, frame: &Frame, lvl: u32) -> Option<Range> {
+        let timed;
+        let frame = if p.timed.is_some() {
+            let mut f = frame.clone();
+            f.wrappers.push(Wrapper {
+                name: "time".into(),
+                args: vec![],
+            });
+            timed = f;
+            &timed
+        } else {
+            frame
+        };
+        let mut elems = Vec::with_capacity(p.seq.len());
+        for c in &p.seq {
+            elems.push(self.walk_command(c, frame, lvl + 1));
+        }
+        self.pipeline_done(&elems, frame)
+    }
+
+    /// Join pipeline elements: stdin of each consumer, then download/decoder analysis.
+    pub(crate) fn pipeline_done(
+        &mut self,
+        elems: &[Option<Range>],
+        frame: &Frame,
+    ) -> Option<Range> {
+        let mut r = None;
+        for e in elems {
+            r = join(r, *e);
+        }
+        if elems.len() > 1 {
+            self.link_pipeline(elems, frame);
+        }
+        r
+    }
+
+    fn walk_command(&mut self, c: &ast::Command, frame: &Frame, lvl: u32) -> Option<Range> {
+        if !self.ast_level_ok(lvl) {
+            return None;
+        }
+        match c {
+            ast::Command::Simple(sc) => self.walk_simple(sc, frame),
+            ast::Command::Compound(cc, redirects) => {
+                let r = self.walk_compound(cc, frame, lvl + 1);
+                if let Some(rl) = redirects {
+                    let span = frame.span.unwrap_or_else(|| self.loc_span(c));
+                    let mut p = Pending {
+                        span,
+                        ..Pending::default()
+                    };
+                    for red in &rl.0 {
+                        self.redirect(red, &mut p, frame, lvl);
+                    }
+                    // Feed a compound's heredoc (`while read …; done <<EOF`) as its stdin.
+                    if let (Some(range), Some(stdin)) = (r, p.stdin.clone()) {
+                        if let Some(cmd) = self.commands.get_mut(range.first) {
+                            if cmd.stdin.is_none() {
+                                cmd.stdin = Some(stdin);
+                            }
+                        }
+                    }
+                }
+                r
+            }
+            ast::Command::Function(fd) => {
+                let mut f = frame.clone();
+                f.origin = Origin::Function;
+                let r = self.walk_compound(&fd.body.0, &f, lvl + 1);
+                if let Some(rl) = &fd.body.1 {
+                    let span = frame.span.unwrap_or_else(|| self.loc_span(c));
+                    let mut p = Pending {
+                        span,
+                        ..Pending::default()
+                    };
+                    for red in &rl.0 {
+                        self.redirect(red, &mut p, frame, lvl);
+                    }
+                }
+                r
+            }
+            ast::Command::ExtendedTest(et, _) => {
+                let span = frame.span.unwrap_or_else(|| self.loc_span(c));
+                self.walk_test(&et.expr, frame, span, lvl + 1);
+                None
+            }
+        }
+    }
+
+    fn walk_test(&mut self, e: &ast::ExtendedTestExpr, frame: &Frame, span: Span, lvl: u32) {
+        if !self.ast_level_ok(lvl) {
+            return;
+        }
+        match e {
+            ast::ExtendedTestExpr::And(a, b) | ast::ExtendedTestExpr::Or(a, b) => {
+                self.walk_test(a, frame, span, lvl + 1);
+                self.walk_test(b, frame, span, lvl + 1);
+            }
+            ast::ExtendedTestExpr::Not(a) | ast::ExtendedTestExpr::Parenthesized(a) => {
+                self.walk_test(a, frame, span, lvl + 1)
+            }
+            ast::ExtendedTestExpr::UnaryTest(_, w) => {
+                let _ = self.expand_one(&w.value, frame, span);
+            }
+            ast::ExtendedTestExpr::BinaryTest(_, a, b) => {
+                let _ = self.expand_one(&a.value, frame, span);
+                let _ = self.expand_one(&b.value, frame, span);
+            }
+        }
+    }
+
+    fn walk_compound(
+        &mut self,
+        cc: &ast::CompoundCommand,
+        frame: &Frame,
+        lvl: u32,
+    ) -> Option<Range> {
+        use ast::CompoundCommand as C;
+        if !self.ast_level_ok(lvl) {
+            return None;
+        }
+        match cc {
+            C::Arithmetic(a) => {
+                self.arith(&a.expr.value, frame, self.span_or(frame, &a.loc));
+                None
+            }
+            C::ArithmeticForClause(f) => {
+                let span = self.span_or(frame, &f.loc);
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.arith(&e.value, frame, span);
+                }
+                self.walk_list(&f.body.list, frame, lvl + 1)
+            }
+            C::BraceGroup(g) => self.walk_list(&g.list, frame, lvl + 1),
+            C::Subshell(s) => self.walk_list(&s.list, frame, lvl + 1),
+            C::ForClause(f) => {
+                let span = self.span_or(frame, &f.loc);
+                let mut values: Vec<XWord> = Vec::new();
+                match &f.values {
+                    Some(ws) => {
+                        for w in ws {
+                            self.expand_into(&w.value, frame, span, &mut values);
+                        }
+                    }
+                    None => values.push(XWord::lit("$@")),
+                }
+                let literal = values
+                    .iter()
+                    .all(|v| !v.w.dynamic && !v.text().contains(['*', '?', '[']));
+                if literal && !values.is_empty() && values.len() <= MAX_FOR_VALUES {
+                    let mut r = None;
+                    for v in &values {
+                        self.set_var(&f.variable_name, Some(v.w.text.clone()));
+                        r = join(r, self.walk_list(&f.body.list, frame, lvl + 1));
+                    }
+                    r
+                } else {
+                    self.set_var(&f.variable_name, None);
+                    self.walk_list(&f.body.list, frame, lvl + 1)
+                }
+            }
+            C::CaseClause(c) => {
+                let span = self.span_or(frame, &c.loc);
+                let _ = self.expand_one(&c.value.value, frame, span);
+                let mut r = None;
+                for item in &c.cases {
+                    if let Some(list) = &item.cmd {
+                        r = join(r, self.walk_list(list, frame, lvl + 1));
+                    }
+                }
+                r
+            }
+            C::IfClause(i) => {
+                let mut r = self.walk_list(&i.condition, frame, lvl + 1);
+                r = join(r, self.walk_list(&i.then, frame, lvl + 1));
+                for e in i.elses.iter().flatten() {
+                    if let Some(c) = &e.condition {
+                        r = join(r, self.walk_list(c, frame, lvl + 1));
+                    }
+                    r = join(r, self.walk_list(&e.body, frame, lvl + 1));
+                }
+                r
+            }
+            C::WhileClause(w) | C::UntilClause(w) => {
+                let r = self.walk_list(&w.0, frame, lvl + 1);
+                join(r, self.walk_list(&w.1.list, frame, lvl + 1))
+            }
+            C::Coprocess(c) => self.walk_command(&c.body, frame, lvl + 1),
+        }
+    }
+
+    /// `$(( … ))` and `(( … ))` bodies can hold command substitutions.
+    fn arith(&mut self, expr: &str, frame: &Frame, span: Span) {
+        if expr.contains("$(") || expr.contains('`') {
+            let _ = self.expand_one(&format!("\"{expr}\""), frame, span);
+        }
+    }
+
+    fn walk_simple(&mut self, sc: &ast::SimpleCommand, frame: &Frame) -> Option<Range> {
+        use ast::CommandPrefixOrSuffixItem as I;
+        let span = match frame.span {
+            Some(s) => s,
+            None => self.simple_span(sc),
+        };
+        let mut p = Pending {
+            span,
+            ..Pending::default()
+        };
+        let mut declaration = false;
+        let prefix = sc.prefix.iter().flat_map(|x| x.0.iter());
+        for item in prefix {
+            match item {
+                I::IoRedirect(r) => self.redirect(r, &mut p, frame, 0),
+                I::AssignmentWord(a, _) => {
+                    let (name, value) = self.assignment(a, frame, span);
+                    p.assignments.push((name, value));
+                }
+                I::Word(w) => self.expand_into(&w.value, frame, span, &mut p.argv),
+                I::ProcessSubstitution(kind, sub) => {
+                    let xw = self.process_substitution(kind, sub, frame, span);
+                    p.argv.push(xw);
+                }
+            }
+        }
+        if let Some(w) = &sc.word_or_name {
+            self.expand_into(&w.value, frame, span, &mut p.argv);
+            declaration = p.argv.first().is_some_and(|w| is_declaration(w.text()));
+        }
+        for item in sc.suffix.iter().flat_map(|x| x.0.iter()) {
+            match item {
+                I::IoRedirect(r) => self.redirect(r, &mut p, frame, 0),
+                I::AssignmentWord(a, w) => {
+                    if declaration {
+                        let (name, value) = self.assignment(a, frame, span);
+                        p.argv.push(XWord {
+                            w: Word {
+                                text: format!("{name}={}", value.text),
+                                dynamic: value.dynamic,
+                            },
+                            feed: Default::default(),
+                        });
+                        self.set_var(&name, (!value.dynamic).then_some(value.text));
+                    } else {
+                        self.expand_into(&w.value, frame, span, &mut p.argv);
+                    }
+                }
+                I::Word(w) => self.expand_into(&w.value, frame, span, &mut p.argv),
+                I::ProcessSubstitution(kind, sub) => {
+                    let xw = self.process_substitution(kind, sub, frame, span);
+                    p.argv.push(xw);
+                }
+            }
+        }
+        if p.argv.is_empty() {
+            for (name, value) in &p.assignments {
+                let v = (!value.dynamic).then(|| value.text.clone());
+                self.set_var(name, v);
+            }
+        }
+        self.finish_simple(p, frame)
+    }
+
+    fn assignment(&mut self, a: &ast::Assignment, frame: &Frame, span: Span) -> (String, Word) {
+        let name = match &a.name {
+            ast::AssignmentName::VariableName(n) => n.clone(),
+            ast::AssignmentName::ArrayElementName(n, i) => format!("{n}[{i}]"),
+        };
+        let value = match &a.value {
+            ast::AssignmentValue::Scalar(w) => self.expand_one(&w.value, frame, span).w,
+            ast::AssignmentValue::Array(items) => {
+                let mut w = Word {
+                    text: String::from("("),
+                    dynamic: false,
+                };
+                for (i, (_, v)) in items.iter().enumerate() {
+                    let x = self.expand_one(&v.value, frame, span);
+                    if i > 0 {
+                        w.text.push(' ');
+                    }
+                    w.text.push_str(&x.w.text);
+                    w.dynamic |= x.w.dynamic;
+                }
+                w.text.push(')');
+                w
+            }
+        };
+        let value = if a.append {
+            match self.env.get(&name) {
+                Some(Some(old)) => Word {
+                    text: format!("{old}{}", value.text),
+                    dynamic: value.dynamic,
+                },
+                _ => Word {
+                    text: value.text,
+                    dynamic: true,
+                },
+            }
+        } else {
+            value
+        };
+        (name, value)
+    }
+
+    fn process_substitution(
+        &mut self,
+        kind: &ast::ProcessSubstitutionKind,
+        sub: &ast::SubshellCommand,
+        frame: &Frame,
+        span: Span,
+    ) -> XWord {
+        let start = self.commands.len();
+        let inner = Frame {
+            origin: Origin::ProcessSubstitution,
+            depth: frame.depth + 1,
+            ..frame.clone()
+        };
+        let _ = self.walk_list(&sub.list, &inner, 1);
+        let mut feed = self.feed_since(start);
+        feed.subst = true;
+        let op = match kind {
+            ast::ProcessSubstitutionKind::Read => "<",
+            ast::ProcessSubstitutionKind::Write => ">",
+        };
+        let text = match frame.span {
+            None => {
+                let s = self.span_of(&sub.loc);
+                let body = self.src.get(s.start..s.end).unwrap_or("…");
+                if body.starts_with('(') {
+                    format!("{op}{body}")
+                } else {
+                    format!("{op}({body})")
+                }
+            }
+            Some(_) => format!("{op}(…)"),
+        };
+        let _ = span;
+        XWord {
+            w: Word {
+                text,
+                dynamic: true,
+            },
+            feed,
+        }
+    }
+
+    fn redirect(&mut self, r: &ast::IoRedirect, p: &mut Pending, frame: &Frame, _lvl: u32) {
+        use ast::IoFileRedirectKind as K;
+        use ast::IoFileRedirectTarget as T;
+        let span = p.span;
+        let fd_str = |fd: &Option<i32>| fd.map(|n| n.to_string()).unwrap_or_default();
+        match r {
+            ast::IoRedirect::File(fd, kind, target) => {
+                let op = match kind {
+                    K::Read => "<",
+                    K::Write => ">",
+                    K::Append => ">>",
+                    K::ReadAndWrite => "<>",
+                    K::Clobber => ">|",
+                    K::DuplicateInput => "<&",
+                    K::DuplicateOutput => ">&",
+                };
+                let target = match target {
+                    T::Filename(w) | T::Duplicate(w) => self.expand_one(&w.value, frame, span).w,
+                    T::Fd(n) => Word {
+                        text: n.to_string(),
+                        dynamic: false,
+                    },
+                    T::ProcessSubstitution(k, sub) => {
+                        self.process_substitution(k, sub, frame, span).w
+                    }
+                };
+                if matches!(kind, K::Read) && fd.is_none_or(|n| n == 0) {
+                    p.stdin = Some(StdinSource::File {
+                        path: target.text.clone(),
+                    });
+                }
+                p.redirects.push(Redirect {
+                    op: format!("{}{op}", fd_str(fd)),
+                    target,
+                });
+            }
+            ast::IoRedirect::HereDocument(fd, hd) => {
+                let body = if hd.requires_expansion {
+                    self.expand_heredoc(&hd.doc.value, frame, span)
+                } else {
+                    Word {
+                        text: hd.doc.value.clone(),
+                        dynamic: false,
+                    }
+                };
+                let op = if hd.remove_tabs { "<<-" } else { "<<" };
+                if fd.is_none_or(|n| n == 0) {
+                    p.stdin = Some(StdinSource::Heredoc);
+                    p.stdin_text = Some((body.text.clone(), !body.dynamic));
+                }
+                p.redirects.push(Redirect {
+                    op: format!("{}{op}", fd_str(fd)),
+                    target: body,
+                });
+            }
+            ast::IoRedirect::HereString(fd, w) => {
+                let x = self.expand_one(&w.value, frame, span);
+                if fd.is_none_or(|n| n == 0) {
+                    p.stdin = Some(StdinSource::Heredoc);
+                    p.stdin_text = Some((format!("{}\n", x.w.text), !x.w.dynamic));
+                    p.stdin_feed = x.feed;
+                }
+                p.redirects.push(Redirect {
+                    op: format!("{}<<<", fd_str(fd)),
+                    target: x.w,
+                });
+            }
+            ast::IoRedirect::OutputAndError(w, append) => {
+                let target = self.expand_one(&w.value, frame, span).w;
+                let op = if *append { "&>>" } else { "&>" };
+                p.redirects.push(Redirect {
+                    op: op.into(),
+                    target,
+                });
+            }
+        }
+    }
+
+    fn ast_level_ok(&mut self, lvl: u32) -> bool {
+        if lvl > limits::MAX_AST_LEVEL {
+            self.limit(format!(
+                "syntax nesting deeper than {}",
+                limits::MAX_AST_LEVEL
+            ));
+            return false;
+        }
+        true
+    }
+
+    fn span_or(&self, frame: &Frame, loc: &brush_parser::SourceSpan) -> Span {
+        frame.span.unwrap_or_else(|| self.span_of(loc))
+    }
+
+    fn loc_span(&self, n: &impl ast::SourceLocation) -> Span {
+        n.location()
+            .map(|l| self.span_of(&l))
+            .unwrap_or(Span::new(0, self.src.len()))
+    }
+
+    /// The span of a simple command: from its first to its last word (redirect operators
+    /// before the first word included; heredoc bodies excluded).
+    fn simple_span(&self, sc: &ast::SimpleCommand) -> Span {
+        use ast::CommandPrefixOrSuffixItem as I;
+        let mut lo = usize::MAX;
+        let mut hi = 0usize;
+        let mut first_is_redirect = false;
+        let mut add = |loc: Option<&brush_parser::SourceSpan>, redirect: bool, this: &Self| {
+            if let Some(l) = loc {
+                let s = this.span_of(l);
+                if s.start < lo {
+                    lo = s.start;
+                    first_is_redirect = redirect;
+                }
+                hi = hi.max(s.end);
+            }
+        };
+        let items = sc
+            .prefix
+            .iter()
+            .flat_map(|x| x.0.iter())
+            .chain(sc.suffix.iter().flat_map(|x| x.0.iter()));
+        for item in items {
+            match item {
+                I::Word(w) => add(w.loc.as_ref(), false, self),
+                I::AssignmentWord(a, w) => {
+                    add(w.loc.as_ref(), false, self);
+                    add(Some(&a.loc), false, self);
+                }
+                I::ProcessSubstitution(_, s) => add(Some(&s.loc), false, self),
+                I::IoRedirect(r) => add(redirect_loc(r), true, self),
+            }
+        }
+        if let Some(w) = &sc.word_or_name {
+            add(w.loc.as_ref(), false, self);
+        }
+        if lo == usize::MAX {
+            return Span::new(0, self.src.len());
+        }
+        if first_is_redirect {
+            lo = back_over_operator(self.src, lo);
+        }
+        Span::new(lo, hi.max(lo))
+    }
+}
+
+fn redirect_loc(r: &ast::IoRedirect) -> Option<&brush_parser::SourceSpan> {
+    use ast::IoFileRedirectTarget as T;
+    match r {
+        ast::IoRedirect::File(_, _, T::Filename(w) | T::Duplicate(w)) => w.loc.as_ref(),
+        ast::IoRedirect::File(_, _, T::ProcessSubstitution(_, s)) => Some(&s.loc),
+        ast::IoRedirect::File(_, _, T::Fd(_)) => None,
+        ast::IoRedirect::HereDocument(_, hd) => hd.here_end.loc.as_ref(),
+        ast::IoRedirect::HereString(_, w) | ast::IoRedirect::OutputAndError(w, _) => w.loc.as_ref(),
+    }
+}
+
+/// Move `at` back over blanks and a redirect operator (`2>`, `>>`, `<<<`, `&>`, `>|`).
+fn back_over_operator(src: &str, at: usize) -> usize {
+    let b = src.as_bytes();
+    let mut i = at.min(b.len());
+    while i > 0 && matches!(b.get(i - 1), Some(b' ' | b'\t')) {
+        i -= 1;
+    }
+    let mut j = i;
+    while j > 0 {
+        match b.get(j - 1) {
+            Some(b'<' | b'>' | b'&' | b'0'..=b'9') => j -= 1,
+            Some(b'|') if j >= 2 && b.get(j - 2) == Some(&b'>') => j -= 1,
+            _ => break,
+        }
+    }
+    if j < i { j } else { at }
+}
+
+fn is_declaration(p: &str) -> bool {
+    matches!(p, "export" | "declare" | "typeset" | "local" | "readonly")
+}

@@ -1,0 +1,393 @@
+//! Word expansion: a raw brush word → canonical [`Word`]s. Quote removal and concatenation,
+//! `$'…'` decoding, literal variables from the script's environment (`$D`, `${D}`, `${D:-x}`),
+//! `~`/`$HOME` → leading `~`, word splitting of unquoted literal expansions, and command
+//! substitutions (`$(…)`, backticks, `$((…))` bodies) parsed as nested scripts.
+
+use brush_parser::word::{Parameter, ParameterExpr, TildeExpr, WordPiece, WordPieceWithSource};
+use riskgate_model::Span;
+
+use crate::ctx::{Feed, Frame, Norm, XWord};
+use crate::{Origin, ParseIssue, Word, escapes, fallback};
+
+/// Deepest nesting of `${x:-${y:-…}}` defaults followed.
+const MAX_DEFAULT_DEPTH: u32 = 4;
+
+/// A piece of an expanded word.
+struct Seg {
+    text: String,
+    dynamic: bool,
+    /// Unquoted literal expansion: subject to word splitting.
+    split: bool,
+}
+
+pub(crate) fn parser_options() -> brush_parser::ParserOptions {
+    brush_parser::ParserOptions::default()
+}
+
+impl Norm<'_> {
+    /// Expand `raw` into zero or more words (unquoted literal expansions are split), appended
+    /// to `out`. `span` is where nested commands found in the word are reported.
+    pub(crate) fn expand_into(
+        &mut self,
+        raw: &str,
+        frame: &Frame,
+        span: Span,
+        out: &mut Vec<XWord>,
+    ) {
+        let mut feed = Feed::default();
+        let segs = self.segments(raw, frame, span, &mut feed, false);
+        assemble(segs, feed, out);
+    }
+
+    /// Expand `raw` into exactly one word (no splitting: assignments, redirect targets,
+    /// here-strings, `case` subjects).
+    pub(crate) fn expand_one(&mut self, raw: &str, frame: &Frame, span: Span) -> XWord {
+        let mut feed = Feed::default();
+        let segs = self.segments(raw, frame, span, &mut feed, false);
+        let mut w = Word {
+            text: String::new(),
+            dynamic: false,
+        };
+        for s in segs {
+            w.text.push_str(&s.text);
+            w.dynamic |= s.dynamic;
+        }
+        XWord { w, feed }
+    }
+
+    /// Expand a here-document body that requires expansion (`$x`, `$(…)` but not quotes).
+    pub(crate) fn expand_heredoc(&mut self, body: &str, frame: &Frame, span: Span) -> Word {
+        let mut w = Word {
+            text: String::new(),
+            dynamic: false,
+        };
+        match brush_parser::word::parse_heredoc(body, &parser_options()) {
+            Ok(pieces) => {
+                let mut feed = Feed::default();
+                let mut segs = Vec::new();
+                self.pieces(&pieces, body, true, frame, span, &mut feed, &mut segs, 0);
+                for s in segs {
+                    w.text.push_str(&s.text);
+                    w.dynamic |= s.dynamic;
+                }
+            }
+            Err(e) => {
+                self.issue(ParseIssue::Word {
+                    message: e.to_string(),
+                });
+                w.text = body.to_string();
+                w.dynamic = true;
+            }
+        }
+        w
+    }
+
+    fn segments(
+        &mut self,
+        raw: &str,
+        frame: &Frame,
+        span: Span,
+        feed: &mut Feed,
+        quoted: bool,
+    ) -> Vec<Seg> {
+        let mut segs = Vec::new();
+        // Fast path: plain words need no parser.
+        if is_plain(raw) {
+            segs.push(Seg {
+                text: raw.to_string(),
+                dynamic: false,
+                split: false,
+            });
+            return segs;
+        }
+        match brush_parser::word::parse(raw, &parser_options()) {
+            Ok(pieces) => self.pieces(&pieces, raw, quoted, frame, span, feed, &mut segs, 0),
+            Err(e) => {
+                self.issue(ParseIssue::Word {
+                    message: e.to_string(),
+                });
+                let text = fallback::unquote(raw);
+                let dynamic = raw.contains('$') || raw.contains('`');
+                segs.push(Seg {
+                    text,
+                    dynamic,
+                    split: false,
+                });
+            }
+        }
+        segs
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn pieces(
+        &mut self,
+        pieces: &[WordPieceWithSource],
+        raw: &str,
+        quoted: bool,
+        frame: &Frame,
+        span: Span,
+        feed: &mut Feed,
+        segs: &mut Vec<Seg>,
+        level: u32,
+    ) {
+        for p in pieces {
+            let src = raw.get(p.start_index..p.end_index).unwrap_or("$…");
+            match &p.piece {
+                WordPiece::Text(t) => segs.push(lit(t)),
+                WordPiece::SingleQuotedText(t) => segs.push(lit(t)),
+                WordPiece::AnsiCQuotedText(t) => segs.push(lit(&escapes::ansi_c(t))),
+                WordPiece::DoubleQuotedSequence(inner)
+                | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                    // An empty "" still makes a word.
+                    segs.push(lit(""));
+                    self.pieces(inner, raw, true, frame, span, feed, segs, level);
+                }
+                WordPiece::TildeExpansion(t) => segs.push(lit(&tilde(t))),
+                WordPiece::EscapeSequence(e) => segs.push(lit(&unescape(e, quoted))),
+                WordPiece::ParameterExpansion(expr) => {
+                    let seg = self.parameter(expr, src, quoted, frame, span, feed, level);
+                    segs.push(seg);
+                }
+                WordPiece::CommandSubstitution(body) => {
+                    segs.push(self.substitution(body, src, quoted, frame, span, feed));
+                }
+                WordPiece::BackquotedCommandSubstitution(body) => {
+                    let body = unescape_backquoted(body);
+                    segs.push(self.substitution(&body, src, quoted, frame, span, feed));
+                }
+                WordPiece::ArithmeticExpression(e) => {
+                    if e.value.contains("$(") || e.value.contains('`') {
+                        let mut f2 = Feed::default();
+                        let _ = self.segments(&e.value, frame, span, &mut f2, true);
+                        feed.merge(f2);
+                    }
+                    segs.push(Seg {
+                        text: src.to_string(),
+                        dynamic: true,
+                        split: false,
+                    });
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn parameter(
+        &mut self,
+        expr: &ParameterExpr,
+        src: &str,
+        quoted: bool,
+        frame: &Frame,
+        span: Span,
+        feed: &mut Feed,
+        level: u32,
+    ) -> Seg {
+        let dynamic = || Seg {
+            text: src.to_string(),
+            dynamic: true,
+            split: false,
+        };
+        match expr {
+            ParameterExpr::Parameter {
+                parameter: Parameter::Named(n),
+                indirect: false,
+            } => self.lookup(n, quoted).unwrap_or_else(dynamic),
+            ParameterExpr::UseDefaultValues {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                default_value,
+                ..
+            }
+            | ParameterExpr::AssignDefaultValues {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                default_value,
+                ..
+            } => {
+                if let Some(seg) = self
+                    .lookup(n, quoted)
+                    .filter(|s| !s.text.is_empty() || s.dynamic)
+                {
+                    return seg;
+                }
+                if self.env.contains_key(n.as_str()) {
+                    return dynamic();
+                }
+                // Unset in the script: assume the default (the informative reading for risk).
+                let Some(d) = default_value else {
+                    return lit("");
+                };
+                if level >= MAX_DEFAULT_DEPTH {
+                    return dynamic();
+                }
+                let mut inner = Vec::new();
+                match brush_parser::word::parse(d, &parser_options()) {
+                    Ok(ps) => self.pieces(&ps, d, quoted, frame, span, feed, &mut inner, level + 1),
+                    Err(_) => return dynamic(),
+                }
+                let mut seg = Seg {
+                    text: String::new(),
+                    dynamic: false,
+                    split: !quoted,
+                };
+                for s in inner {
+                    seg.text.push_str(&s.text);
+                    seg.dynamic |= s.dynamic;
+                }
+                if matches!(expr, ParameterExpr::AssignDefaultValues { .. }) && !seg.dynamic {
+                    self.set_var(n, Some(seg.text.clone()));
+                }
+                seg
+            }
+            _ => dynamic(),
+        }
+    }
+
+    /// The value of a named variable, if the script made it known.
+    fn lookup(&self, name: &str, quoted: bool) -> Option<Seg> {
+        match self.env.get(name) {
+            Some(Some(v)) => Some(Seg {
+                text: v.clone(),
+                dynamic: false,
+                split: !quoted,
+            }),
+            Some(None) => None,
+            None if name == "HOME" => Some(lit("~")),
+            None => None,
+        }
+    }
+
+    fn substitution(
+        &mut self,
+        body: &str,
+        src: &str,
+        quoted: bool,
+        frame: &Frame,
+        span: Span,
+        feed: &mut Feed,
+    ) -> Seg {
+        let start = self.commands.len();
+        let inner = frame.nested(Origin::CommandSubstitution, span);
+        let _ = self.parse_text(body, &inner);
+        let mut f = self.feed_since(start);
+        f.subst = true;
+        feed.merge(f);
+        match self.output_since(start) {
+            Some(out) => {
+                let text = out.trim_end_matches('\n').to_string();
+                Seg {
+                    text,
+                    dynamic: false,
+                    split: !quoted,
+                }
+            }
+            None => Seg {
+                text: src.to_string(),
+                dynamic: true,
+                split: false,
+            },
+        }
+    }
+}
+
+fn lit(s: &str) -> Seg {
+    Seg {
+        text: s.to_string(),
+        dynamic: false,
+        split: false,
+    }
+}
+
+/// True when `raw` has nothing for the word parser to do.
+fn is_plain(raw: &str) -> bool {
+    !raw.is_empty()
+        && !raw.starts_with('~')
+        && !raw
+            .bytes()
+            .any(|b| matches!(b, b'\'' | b'"' | b'\\' | b'$' | b'`'))
+}
+
+fn tilde(t: &TildeExpr) -> String {
+    match t {
+        TildeExpr::Home => "~".to_string(),
+        TildeExpr::UserHome(u) => format!("~{u}"),
+        TildeExpr::WorkingDir => "~+".to_string(),
+        TildeExpr::OldWorkingDir => "~-".to_string(),
+        TildeExpr::NthDirFromTopOfDirStack { n, .. } => format!("~+{n}"),
+        TildeExpr::NthDirFromBottomOfDirStack { n } => format!("~-{n}"),
+    }
+}
+
+fn unescape(e: &str, quoted: bool) -> String {
+    let mut chars = e.chars();
+    let (Some('\\'), Some(c)) = (chars.next(), chars.next()) else {
+        return e.to_string();
+    };
+    if c == '\n' {
+        return String::new();
+    }
+    if quoted && !matches!(c, '$' | '`' | '"' | '\\') {
+        return e.to_string();
+    }
+    c.to_string()
+}
+
+/// Inside backquotes, `\\`, `` \` `` and `\$` stand for the character.
+fn unescape_backquoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        if c == '\\' {
+            if let Some(&n) = it.peek() {
+                if matches!(n, '\\' | '`' | '$') {
+                    out.push(n);
+                    it.next();
+                    continue;
+                }
+            }
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Join segments into words, splitting unquoted literal expansions on blanks.
+fn assemble(segs: Vec<Seg>, feed: Feed, out: &mut Vec<XWord>) {
+    let mut cur = Word {
+        text: String::new(),
+        dynamic: false,
+    };
+    let mut has = false;
+    let push = |cur: &mut Word, has: &mut bool, out: &mut Vec<XWord>| {
+        if *has {
+            out.push(XWord {
+                w: std::mem::replace(
+                    cur,
+                    Word {
+                        text: String::new(),
+                        dynamic: false,
+                    },
+                ),
+                feed,
+            });
+        }
+        *has = false;
+    };
+    for s in segs {
+        if s.split && !s.dynamic {
+            for c in s.text.chars() {
+                if matches!(c, ' ' | '\t' | '\n') {
+                    push(&mut cur, &mut has, out);
+                } else {
+                    cur.text.push(c);
+                    has = true;
+                }
+            }
+        } else {
+            cur.text.push_str(&s.text);
+            cur.dynamic |= s.dynamic;
+            has = true;
+        }
+    }
+    push(&mut cur, &mut has, out);
+}
