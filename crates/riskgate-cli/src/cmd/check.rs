@@ -1,0 +1,90 @@
+//! `riskgate check`: assess one command and decide.
+
+use std::process::ExitCode;
+
+use riskgate::explain::{RenderOptions, render};
+use riskgate::gate::{Context, Gate, prompt};
+use riskgate::{Action, Report};
+
+use crate::cmd::common::{PolicyArgs, engine_for};
+use crate::exit::Code;
+use crate::output::{Format, color_stdout, command_text};
+
+/// Arguments of `riskgate check`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Run HIGH-risk actions without asking (CRITICAL stays denied).
+    #[arg(long)]
+    force: bool,
+    /// Accept the risk of HIGH-risk actions without asking (CRITICAL stays denied).
+    #[arg(long)]
+    accept_risk: bool,
+    /// Session id: approvals given in this session are honored for 5 minutes.
+    #[arg(long, value_name = "ID")]
+    session: Option<String>,
+    /// The agent on whose behalf the command runs (for trust levels).
+    #[arg(long, value_name = "NAME")]
+    agent: Option<String>,
+    /// Never prompt, even on a terminal.
+    #[arg(long)]
+    no_prompt: bool,
+    #[command(flatten)]
+    policy: PolicyArgs,
+    /// The command: one argument, or the words after `--` joined by spaces.
+    #[arg(required = true, allow_hyphen_values = true, trailing_var_arg = true)]
+    command: Vec<String>,
+}
+
+/// Run `riskgate check`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let text = command_text(&args.command)?;
+    let policy = args.policy.load()?;
+    let engine = engine_for(&policy);
+    let assessment = engine.assess_command(&text);
+    let cwd = policy.cwd().to_path_buf();
+    let mut ctx = Context::new(cwd).interactive(!args.no_prompt && prompt::is_interactive());
+    ctx.force = args.force;
+    ctx.accept_risk = args.accept_risk;
+    if let Some(agent) = &args.agent {
+        ctx = ctx.agent(agent.clone(), args.session.clone());
+    } else {
+        ctx.session_id = args.session.clone();
+    }
+    ctx.write_targets = engine.write_targets(&text);
+    let action = Action::command(text);
+    let mut gate = Gate::new(policy);
+    let outcome = gate.evaluate(&action, assessment, &ctx);
+    for w in &outcome.warnings {
+        eprintln!("riskgate: warning: {w}");
+    }
+    let decision = outcome.decision;
+    match args.format {
+        Format::Json => {
+            let report = Report::from_outcome(outcome);
+            println!("{}", serde_json::to_string_pretty(&report)?);
+        }
+        Format::Text => {
+            let mut shown = outcome.assessment.clone();
+            shown.level = outcome.level;
+            shown.score = outcome.score;
+            print!(
+                "{}",
+                render(
+                    &shown,
+                    Some(decision),
+                    RenderOptions {
+                        color: color_stdout()
+                    }
+                )
+            );
+            for adj in &outcome.adjustments {
+                println!("  policy: {adj}");
+            }
+            println!("  {}: {}", decision, outcome.reason);
+        }
+    }
+    Ok(Code::from(decision).into())
+}

@@ -1,0 +1,46 @@
+//! `riskgate`: the command-line interface. Thin: argument parsing, reading input, printing;
+//! everything else is the `riskgate` library.
+
+mod cmd;
+mod exit;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Rate, explain and gate what an AI agent, a workflow or a CI job is about to run.
+///
+/// Exit codes: 0 allow (or success), 3 ask, 4 deny, 2 usage error, 1 any other error.
+#[derive(Debug, Parser)]
+#[command(name = "riskgate", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show the normalized structure of a shell command (for rule authors and debugging).
+    Parse(cmd::parse::Args),
+    /// Assess a shell command and decide: allow, ask or deny.
+    Check(cmd::check::Args),
+    /// Assess many commands (JSON lines or raw lines) in one process.
+    Scan(cmd::scan::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parse(args) => cmd::parse::run(args),
+        Command::Check(args) => cmd::check::run(args),
+        Command::Scan(args) => cmd::scan::run(args),
+    };
+    match result {
+        Ok(code) => code.into(),
+        Err(err) => {
+            eprintln!("riskgate: error: {err:#}");
+            exit::Code::Error.into()
+        }
+    }
+}

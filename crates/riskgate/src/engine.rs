@@ -1,0 +1,202 @@
+//! The engine: assesses any [`Action`] by routing it to the shell normalizer and rules engine,
+//! or to the code, SQL and change-set analyzers, and combining their findings.
+
+use std::sync::Arc;
+
+use riskgate_analyzers::code::{CodeAction, RiskAssessor};
+use riskgate_analyzers::sql::{Dialect, SqlOptions, sql_findings};
+use riskgate_model::{Action, ActionKind, Assessment, Finding, Language, Location};
+use riskgate_rules::{CommandEngine, RuleSet};
+use riskgate_shell::{NestedInput, NestedLanguage, ParsedCommand};
+
+/// Options of an [`Engine`].
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// Extra rule packs (YAML, TOML or JSON files) loaded over the built-in ones.
+    pub rule_packs: Vec<std::path::PathBuf>,
+    /// The policy's environment is production (SQL data changes rate one level higher).
+    pub environment_production: bool,
+}
+
+/// Assesses actions. Build once, use for many actions.
+pub struct Engine {
+    commands: Arc<CommandEngine>,
+    code: RiskAssessor,
+    sql: SqlOptions,
+    warnings: Vec<String>,
+}
+
+impl Engine {
+    /// An engine with the built-in rules only.
+    pub fn builtin() -> Engine {
+        Engine::from_parts(CommandEngine::new(RuleSet::builtin()), false, Vec::new())
+    }
+
+    /// An engine with the built-in rules and the user's packs. A pack that cannot be loaded, or
+    /// a rule in it that is invalid, is skipped and reported in [`Engine::warnings`].
+    pub fn new(options: &EngineOptions) -> Engine {
+        let (rules, errors) = if options.rule_packs.is_empty() {
+            (RuleSet::builtin(), Vec::new())
+        } else {
+            RuleSet::with_user_packs(&options.rule_packs)
+        };
+        let warnings = errors.iter().map(ToString::to_string).collect();
+        Engine::from_parts(
+            CommandEngine::new(rules),
+            options.environment_production,
+            warnings,
+        )
+    }
+
+    fn from_parts(commands: CommandEngine, production: bool, warnings: Vec<String>) -> Engine {
+        let commands = Arc::new(commands);
+        let mut code = RiskAssessor::new();
+        let shell = Arc::clone(&commands);
+        code.set_command_assessor(Box::new(move |cmd: &str| shell.assess(cmd)));
+        let sql = SqlOptions {
+            environment: if production {
+                riskgate_analyzers::Environment::Production
+            } else {
+                riskgate_analyzers::Environment::default()
+            },
+        };
+        Engine {
+            commands,
+            code,
+            sql,
+            warnings,
+        }
+    }
+
+    /// Problems met while building the engine (skipped packs and rules).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// The command engine (rules and scoring for shell commands).
+    pub fn commands(&self) -> &CommandEngine {
+        &self.commands
+    }
+
+    /// Assess a shell command line.
+    pub fn assess_command(&self, command: &str) -> Assessment {
+        let parsed = riskgate_shell::parse(command);
+        let mut findings = self.commands.findings(&parsed);
+        findings.extend(self.nested_findings(&parsed));
+        let mut assessment = Assessment::from_findings(ActionKind::Command, command, findings);
+        if !parsed.fully_parsed || self.commands.is_degraded() {
+            assessment.mark_degraded();
+        }
+        assessment
+    }
+
+    /// Files a command line writes: write redirections, `tee` arguments, the destination of
+    /// `cp`/`mv`/`install`/`rsync`, `dd of=`. The gate checks them against blocked paths.
+    pub fn write_targets(&self, command: &str) -> Vec<String> {
+        let parsed = riskgate_shell::parse(command);
+        let mut out: Vec<String> = Vec::new();
+        for c in &parsed.commands {
+            for r in &c.redirects {
+                if matches!(
+                    r.op.as_str(),
+                    ">" | ">>" | ">|" | "&>" | "&>>" | "1>" | "2>"
+                ) && !r.target.text.starts_with("/dev/")
+                {
+                    out.push(r.target.text.clone());
+                }
+            }
+            let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+            match c.program.as_str() {
+                "tee" | "truncate" | "shred" => {
+                    out.extend(positionals.iter().map(|s| s.to_string()))
+                }
+                "cp" | "mv" | "install" | "rsync" | "ln" if positionals.len() >= 2 => {
+                    out.extend(positionals.last().map(|s| s.to_string()));
+                }
+                "dd" => out.extend(
+                    c.args
+                        .iter()
+                        .filter_map(|a| a.text.strip_prefix("of="))
+                        .map(str::to_string),
+                ),
+                _ => {}
+            }
+        }
+        out.dedup();
+        out
+    }
+
+    /// Assess any action.
+    pub fn assess(&self, action: &Action) -> Assessment {
+        match action {
+            Action::Command { command } => self.assess_command(command),
+            Action::Code { code, language } => match language {
+                Some(Language::Sh) => {
+                    let mut a = self.assess_command(code);
+                    a.kind = ActionKind::Code;
+                    a
+                }
+                _ => self.code.assess(&CodeAction::new(code.clone(), *language)),
+            },
+            Action::Sql { sql, dialect } => {
+                let dialect = dialect
+                    .as_deref()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(Dialect::Generic);
+                riskgate_analyzers::sql::assess_sql(sql, dialect, &self.sql)
+            }
+            other => Assessment::safe(other.kind(), other.subject()),
+        }
+    }
+
+    /// The code assessor (seed 001), with the shell engine plugged in.
+    pub fn code(&self) -> &RiskAssessor {
+        &self.code
+    }
+
+    /// Findings of the analyzers for code and SQL found inside a command, placed on the
+    /// command that runs them.
+    fn nested_findings(&self, parsed: &ParsedCommand) -> Vec<Finding> {
+        let mut out = Vec::new();
+        for nested in &parsed.nested {
+            let found = self.analyze_nested(nested);
+            let command = parsed.commands.get(nested.command_index);
+            for mut f in found {
+                f.span = command.map(|c| c.span);
+                f.location = Some(Location {
+                    context: Some(
+                        format!("{:?} run by `{}`", nested.language, nested.program).to_lowercase(),
+                    ),
+                    ..f.location.unwrap_or_default()
+                });
+                out.push(f);
+            }
+        }
+        out
+    }
+
+    fn analyze_nested(&self, nested: &NestedInput) -> Vec<Finding> {
+        let code = |language| {
+            self.code
+                .assess(&CodeAction::new(nested.text.clone(), Some(language)))
+                .findings
+        };
+        match nested.language {
+            NestedLanguage::Sql => {
+                let dialect = match nested.program.as_str() {
+                    "psql" => Dialect::Postgres,
+                    "mysql" | "mariadb" => Dialect::MySql,
+                    "sqlite3" | "sqlite" => Dialect::Sqlite,
+                    _ => Dialect::Generic,
+                };
+                sql_findings(&nested.text, dialect, &self.sql)
+            }
+            NestedLanguage::Python => code(Language::Python),
+            NestedLanguage::Js => code(Language::Js),
+            NestedLanguage::Perl => code(Language::Perl),
+            NestedLanguage::Ruby => code(Language::Ruby),
+            NestedLanguage::Php => code(Language::Php),
+            NestedLanguage::Redis | NestedLanguage::Mongo => Vec::new(),
+        }
+    }
+}

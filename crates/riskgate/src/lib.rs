@@ -1,0 +1,27 @@
+//! riskgate rates what an AI agent, a workflow engine or a CI job is about to run, explains
+//! why, and decides whether it may run.
+//!
+//! The pipeline, one crate per stage (re-exported here):
+//!
+//! - [`model`]: risk levels, actions, findings, assessments, decisions.
+//! - [`shell`]: shell normalization (bash text → every simple command that would run).
+//! - [`rules`]: the rules database, matching and seed-004 scoring for shell commands.
+//! - [`analyzers`]: code (seed 001), SQL, change sets (seed 003).
+//! - [`gate`]: policy, decisions, approvals, session cache, prompt, audit log.
+//! - [`explain`]: the compiler-style rendering of an assessment.
+//! - [`Engine`]: assesses any [`Action`] with the rules engine and the analyzers.
+
+pub mod explain;
+
+pub use riskgate_analyzers as analyzers;
+pub use riskgate_gate as gate;
+pub use riskgate_model as model;
+pub use riskgate_model::{Action, ActionKind, Assessment, Decision, Finding, RiskLevel};
+pub use riskgate_rules as rules;
+pub use riskgate_shell as shell;
+
+mod engine;
+mod report;
+
+pub use engine::{Engine, EngineOptions};
+pub use report::Report;
