@@ -1,0 +1,452 @@
+//! What code hands to other interpreters: shell commands (subprocess argv, `os.system`
+//! strings, `child_process`, `execa`, zx `$\`…\``, shelljs), SQL (strings given to
+//! `execute`/`query`/…), and code given to `exec`/`eval`/`new Function` or to `python -c`,
+//! `node -e`, `sh -c` inside a command — the latter analyzed in turn, up to a depth bound.
+
+use riskgate_model::Language;
+
+use super::analysis::{Analysis, ArgValue, Call, EmbeddedCommand, EmbeddedSql, MAX_DEPTH, ShellCommand, Store};
+use super::shell_words;
+
+const SHELL_TEXT: [&str; 12] = [
+    "os.system", "os.popen", "os.popen2", "os.popen3", "subprocess.getoutput",
+    "subprocess.getstatusoutput", "commands.getoutput", "commands.getstatusoutput",
+    "asyncio.create_subprocess_shell", "pexpect.run", "pexpect.spawn", "child_process.exec",
+];
+
+const SHELL_TEXT_JS: [&str; 6] = [
+    "child_process.execSync", "execa.command", "execa.commandSync", "execa.execaCommand",
+    "execa.execaCommandSync", "shelljs.exec",
+];
+
+const ARGV_OR_TEXT: [&str; 6] = [
+    "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
+    "subprocess.Popen", "pty.spawn",
+];
+
+const JS_SPAWN: [&str; 10] = [
+    "child_process.spawn", "child_process.spawnSync", "child_process.execFile",
+    "child_process.execFileSync", "execa", "execa.execa", "execa.sync", "execa.execaSync",
+    "Deno.Command", "Bun.spawn",
+];
+
+/// Methods that take SQL text as their first argument (only literal text that looks like SQL
+/// is taken).
+const SQL_METHODS: [&str; 24] = [
+    "execute", "executemany", "executescript", "exec_driver_sql", "query", "raw", "sql", "text",
+    "exec", "run", "prepare", "all", "get", "each", "none", "one", "any", "many", "oneOrNone",
+    "unsafe", "$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe",
+];
+
+const SQL_KEYWORDS: [&str; 19] = [
+    "SELECT", "INSERT", "UPDATE", "DELETE", "DROP", "CREATE", "ALTER", "TRUNCATE", "GRANT",
+    "REVOKE", "REPLACE", "MERGE", "WITH", "PRAGMA", "ATTACH", "COPY", "VACUUM", "RENAME", "UPSERT",
+];
+
+/// True when `text` starts with an SQL statement keyword followed by whitespace.
+pub fn looks_like_sql(text: &str) -> bool {
+    let t = text.trim_start().trim_start_matches('(');
+    let word: String = t.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
+    let rest = t.get(word.len()..).unwrap_or("");
+    SQL_KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(&word)) && rest.starts_with(|c: char| c.is_whitespace())
+}
+
+/// Fill `a.commands`, `a.sql` and `a.dynamic_code`, and merge nested analyses.
+pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
+    let calls = a.calls.clone();
+    let mut nested: Vec<(Analysis, Call)> = Vec::new();
+    for call in &calls {
+        if let Some(cmd) = command_of(call) {
+            a.commands.push(cmd);
+        }
+        if let Some(sql) = sql_of(call) {
+            a.sql.push(sql);
+        }
+        match code_of(call, a.language) {
+            Some(CodeArg::Literal(lang, text)) => {
+                if depth < MAX_DEPTH {
+                    nested.push((Analysis::at_depth(&text, lang, depth + 1), call.clone()));
+                } else {
+                    a.incomplete = true;
+                }
+            }
+            Some(CodeArg::Dynamic) => a.dynamic_code.push(call.clone()),
+            None => {}
+        }
+    }
+    // interpreters inside commands: `python -c CODE`, `node -e CODE`, `sh -c TEXT`
+    let commands = a.commands.clone();
+    for cmd in &commands {
+        let simple: Vec<Vec<String>> = match &cmd.argv {
+            Some(argv) => vec![argv.clone()],
+            None => shell_words::split(&cmd.text).commands.into_iter().map(|c| c.words).collect(),
+        };
+        for words in simple {
+            if let Some((lang, text)) = interpreter_code(&words) {
+                if depth < MAX_DEPTH {
+                    let pseudo = Call {
+                        name: cmd.via.clone(),
+                        candidates: Vec::new(),
+                        method: cmd.via.clone(),
+                        unresolved_receiver: false,
+                        args: Vec::new(),
+                        span: cmd.span,
+                        line: cmd.line,
+                        text: cmd.text.clone(),
+                        context: None,
+                    };
+                    let mut inner = Analysis::at_depth(&text, lang, depth + 1);
+                    if lang == Language::Sh && cmd.argv.is_some() {
+                        // `sh -c TEXT` given as argv: its commands replace nothing, they add
+                        inner.calls.clear();
+                    }
+                    nested.push((inner, pseudo));
+                } else {
+                    a.incomplete = true;
+                }
+            }
+        }
+    }
+    // simple commands, and what they feed to database clients
+    let mut shell = Vec::new();
+    for cmd in &commands {
+        let simple: Vec<ShellCommand> = match &cmd.argv {
+            Some(argv) => vec![ShellCommand {
+                words: argv.clone(),
+                redirects: Vec::new(),
+                piped: cmd.text.starts_with("| "),
+                heredocs: Vec::new(),
+                via: cmd.via.clone(),
+                span: cmd.span,
+                line: cmd.line,
+            }],
+            None => shell_words::split(&cmd.text)
+                .commands
+                .into_iter()
+                .map(|c| ShellCommand {
+                    words: c.words,
+                    redirects: c.redirects,
+                    piped: c.piped,
+                    heredocs: c.heredocs,
+                    via: cmd.via.clone(),
+                    span: cmd.span,
+                    line: cmd.line,
+                })
+                .collect(),
+        };
+        for sc in &simple {
+            if let Some((store, text)) = database_input(&sc.words, &sc.heredocs) {
+                a.sql.push(EmbeddedSql { store, text, dynamic: cmd.dynamic, via: sc.words.first().cloned().unwrap_or_default(), span: cmd.span, line: cmd.line });
+            }
+        }
+        shell.extend(simple);
+    }
+    a.shell = shell;
+    for (inner, outer) in nested {
+        let context = format!("code run by {} (line {})", outer.name, outer.line);
+        a.incomplete |= inner.incomplete;
+        a.imports.extend(inner.imports);
+        for mut c in inner.calls {
+            c.span = outer.span;
+            c.line = outer.line;
+            c.context = Some(c.context.map_or(context.clone(), |x| format!("{x} < {context}")));
+            a.calls.push(c);
+        }
+        for mut c in inner.commands {
+            c.span = outer.span;
+            c.line = outer.line;
+            a.commands.push(c);
+        }
+        for mut c in inner.shell {
+            c.span = outer.span;
+            c.line = outer.line;
+            a.shell.push(c);
+        }
+        for mut s in inner.sql {
+            s.span = outer.span;
+            s.line = outer.line;
+            a.sql.push(s);
+        }
+        for mut s in inner.strings {
+            s.span = outer.span;
+            s.line = outer.line;
+            a.strings.push(s);
+        }
+        for mut c in inner.dynamic_code {
+            c.span = outer.span;
+            c.line = outer.line;
+            a.dynamic_code.push(c);
+        }
+        for mut x in inner.assignments {
+            x.span = outer.span;
+            x.line = outer.line;
+            a.assignments.push(x);
+        }
+    }
+}
+
+/// A word of an argv from an argument value (`$ARG` for what is only known at run time).
+fn word(v: &ArgValue) -> (String, bool) {
+    match v {
+        ArgValue::Str(s) => (s.clone(), false),
+        ArgValue::Dynamic(s) => (s.replace("{}", "$ARG"), true),
+        ArgValue::Num(n) => (n.clone(), false),
+        _ => ("$ARG".to_string(), true),
+    }
+}
+
+fn list_words(v: &ArgValue) -> Option<(Vec<String>, bool)> {
+    match v {
+        ArgValue::List(items) => {
+            let mut dynamic = false;
+            let words = items
+                .iter()
+                .map(|i| {
+                    let (w, d) = word(i);
+                    dynamic |= d;
+                    w
+                })
+                .collect();
+            Some((words, dynamic))
+        }
+        _ => None,
+    }
+}
+
+fn command_of(call: &Call) -> Option<EmbeddedCommand> {
+    let mk = |argv: Option<Vec<String>>, text: String, dynamic: bool| EmbeddedCommand {
+        argv,
+        text,
+        dynamic,
+        via: call.name.clone(),
+        span: call.span,
+        line: call.line,
+    };
+    let text_cmd = |v: &ArgValue| -> Option<EmbeddedCommand> {
+        match v {
+            ArgValue::Str(s) => Some(mk(None, s.clone(), false)),
+            ArgValue::Dynamic(s) => Some(mk(None, s.replace("{}", "$ARG"), true)),
+            ArgValue::List(_) => list_words(v).map(|(w, d)| mk(Some(w.clone()), shell_words::join_argv(&w), d)),
+            _ => Some(mk(None, "$ARG".into(), true)),
+        }
+    };
+    if call.is(&SHELL_TEXT) || call.is(&SHELL_TEXT_JS) {
+        return text_cmd(&call.param(0, "cmd").or_else(|| call.arg(0))?.value);
+    }
+    if call.is(&ARGV_OR_TEXT) {
+        return text_cmd(&call.param(0, "args")?.value);
+    }
+    if call.is(&JS_SPAWN) {
+        let first = call.arg(0)?;
+        if let Some((w, d)) = list_words(&first.value) {
+            return Some(mk(Some(w.clone()), shell_words::join_argv(&w), d));
+        }
+        let (prog, mut dynamic) = word(&first.value);
+        let mut argv = vec![prog];
+        if let Some((w, d)) = call.arg(1).and_then(|a| list_words(&a.value)) {
+            argv.extend(w);
+            dynamic |= d;
+        }
+        let shell = call.args.iter().any(|a| a.text.replace(' ', "").contains("shell:true"));
+        let text = if shell { argv.join(" ") } else { shell_words::join_argv(&argv) };
+        return Some(mk(Some(argv), text, dynamic));
+    }
+    let m = call.name.as_str();
+    if let Some(rest) = m.strip_prefix("os.exec").or_else(|| m.strip_prefix("os.spawn")) {
+        let skip = usize::from(m.starts_with("os.spawn"));
+        let argv_start = skip + 1;
+        if rest.starts_with('v') {
+            let (w, d) = call.arg(argv_start).and_then(|a| list_words(&a.value))?;
+            return Some(mk(Some(w.clone()), shell_words::join_argv(&w), d));
+        }
+        let mut dynamic = false;
+        let words: Vec<String> = call
+            .args
+            .iter()
+            .filter(|a| a.keyword.is_none())
+            .skip(argv_start)
+            .filter(|a| !matches!(a.value, ArgValue::Object(_)))
+            .map(|a| {
+                let (w, d) = word(&a.value);
+                dynamic |= d;
+                w
+            })
+            .collect();
+        return Some(mk(Some(words.clone()), shell_words::join_argv(&words), dynamic));
+    }
+    if call.name == "asyncio.create_subprocess_exec" {
+        let mut dynamic = false;
+        let words: Vec<String> = call.args.iter().filter(|a| a.keyword.is_none()).map(|a| {
+            let (w, d) = word(&a.value);
+            dynamic |= d;
+            w
+        }).collect();
+        return Some(mk(Some(words.clone()), shell_words::join_argv(&words), dynamic));
+    }
+    // zx / Bun / execa `$`…``
+    if matches!(call.name.as_str(), "$" | "zx.$" | "Bun.$" | "execa.$") {
+        return text_cmd(&call.arg(0)?.value);
+    }
+    // python `sh` library and shelljs: sh.rm('-rf', p), shell.rm('-rf', p)
+    for prefix in ["sh.", "shelljs."] {
+        if let Some(prog) = call.name.strip_prefix(prefix) {
+            if prog.contains(['.', '(']) || prog.is_empty() {
+                return None;
+            }
+            let mut dynamic = false;
+            let mut argv = vec![prog.replace('_', "-")];
+            for a in call.args.iter().filter(|a| a.keyword.is_none()) {
+                let (w, d) = word(&a.value);
+                dynamic |= d;
+                argv.push(w);
+            }
+            return Some(mk(Some(argv.clone()), shell_words::join_argv(&argv), dynamic));
+        }
+    }
+    None
+}
+
+fn sql_of(call: &Call) -> Option<EmbeddedSql> {
+    if !SQL_METHODS.contains(&call.method.as_str()) {
+        return None;
+    }
+    let first = call.arg(0).or_else(|| call.kwarg("sql")).or_else(|| call.kwarg("query"))?;
+    let (text, dynamic) = match &first.value {
+        ArgValue::Str(s) => (s.clone(), false),
+        ArgValue::Dynamic(s) => (s.replace("{}", "x").replace("%s", "x"), true),
+        _ => return None,
+    };
+    if !looks_like_sql(&text) {
+        return None;
+    }
+    Some(EmbeddedSql { store: Store::Sql, text, dynamic, via: call.name.clone(), span: call.span, line: call.line })
+}
+
+enum CodeArg {
+    Literal(Language, String),
+    Dynamic,
+}
+
+fn code_of(call: &Call, lang: Language) -> Option<CodeArg> {
+    let literal = |v: &ArgValue, l: Language| match v {
+        ArgValue::Str(s) => Some(CodeArg::Literal(l, s.clone())),
+        _ => Some(CodeArg::Dynamic),
+    };
+    match lang {
+        Language::Python if call.is(&["exec", "eval", "compile", "builtins.exec", "builtins.eval"]) => {
+            literal(&call.param(0, "source")?.value, Language::Python)
+        }
+        Language::Js if call.is(&["eval", "vm.runInThisContext", "vm.runInNewContext", "vm.runInContext", "vm.Script", "vm.compileFunction"]) => {
+            literal(&call.arg(0)?.value, Language::Js)
+        }
+        Language::Js if call.is(&["Function"]) => {
+            let body = call.args.iter().rfind(|a| a.keyword.is_none())?;
+            literal(&body.value, Language::Js)
+        }
+        Language::Js if call.is(&["setTimeout", "setInterval"]) => match &call.arg(0)?.value {
+            ArgValue::Str(s) => Some(CodeArg::Literal(Language::Js, s.clone())),
+            ArgValue::Dynamic(_) => Some(CodeArg::Dynamic),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+const WRAPPERS: [&str; 9] = ["sudo", "doas", "env", "nice", "nohup", "time", "exec", "command", "stdbuf"];
+
+/// `python -c CODE`, `node -e CODE`, `sh -c TEXT` (after simple wrappers).
+fn interpreter_code(words: &[String]) -> Option<(Language, String)> {
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        let base = w.rsplit('/').next().unwrap_or(w);
+        if WRAPPERS.contains(&base) || w.starts_with('-') && i > 0 || w.contains('=') && !w.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    let prog = words.get(i)?;
+    let base = prog.rsplit('/').next().unwrap_or(prog);
+    let lang = if base.starts_with("python") || base == "py" {
+        Language::Python
+    } else if matches!(base, "node" | "nodejs" | "deno" | "bun") {
+        Language::Js
+    } else if matches!(base, "sh" | "bash" | "zsh" | "dash" | "ksh") {
+        Language::Sh
+    } else {
+        return None;
+    };
+    let flags: &[&str] = match lang {
+        Language::Python | Language::Sh => &["-c"],
+        _ => &["-e", "--eval", "-p", "--print"],
+    };
+    let rest = words.get(i + 1..)?;
+    let pos = rest.iter().position(|w| flags.contains(&w.as_str()) || (lang == Language::Sh && w.starts_with('-') && !w.starts_with("--") && w.ends_with('c')))?;
+    rest.get(pos + 1).map(|code| (lang, code.clone()))
+}
+
+/// What a database client command line runs: `psql -c SQL`, `mysql -e SQL`, `sqlite3 DB SQL`,
+/// heredocs fed to them, `redis-cli CMD…`, `mongosh --eval CODE`.
+fn database_input(words: &[String], heredocs: &[String]) -> Option<(Store, String)> {
+    let mut i = 0;
+    while words.get(i).is_some_and(|w| {
+        let b = w.rsplit('/').next().unwrap_or(w);
+        WRAPPERS.contains(&b) || (i > 0 && w.starts_with('-')) || (w.contains('=') && !w.starts_with('-'))
+    }) {
+        i += 1;
+    }
+    let prog = words.get(i)?;
+    let base = prog.rsplit('/').next().unwrap_or(prog);
+    let rest = words.get(i + 1..).unwrap_or(&[]);
+    let flag_value = |flags: &[&str]| -> Option<String> {
+        let mut it = rest.iter();
+        while let Some(w) = it.next() {
+            if flags.contains(&w.as_str()) {
+                return it.next().cloned();
+            }
+            for f in flags.iter().filter(|f| f.starts_with("--")) {
+                if let Some(v) = w.strip_prefix(&format!("{f}=")) {
+                    return Some(v.to_string());
+                }
+            }
+        }
+        None
+    };
+    let heredoc = || heredocs.first().cloned();
+    match base {
+        "psql" => flag_value(&["-c", "--command"]).or_else(heredoc).map(|t| (Store::Sql, t)),
+        "mysql" | "mariadb" => flag_value(&["-e", "--execute"]).or_else(heredoc).map(|t| (Store::Sql, t)),
+        "sqlite3" => {
+            let positional: Vec<&String> = rest.iter().filter(|w| !w.starts_with('-')).collect();
+            positional.get(1).map(|s| s.to_string()).or_else(heredoc).map(|t| (Store::Sql, t))
+        }
+        "redis-cli" => {
+            // skip options with values
+            let mut j = 0;
+            let mut cmd = Vec::new();
+            while let Some(w) = rest.get(j) {
+                if matches!(w.as_str(), "-h" | "-p" | "-a" | "-n" | "-u" | "-s" | "--user" | "--pass" | "-r" | "-i" | "-d") {
+                    j += 2;
+                    continue;
+                }
+                if w.starts_with('-') && cmd.is_empty() {
+                    j += 1;
+                    continue;
+                }
+                cmd.push(w.clone());
+                j += 1;
+            }
+            if cmd.is_empty() {
+                heredoc().map(|t| (Store::Redis, t))
+            } else {
+                Some((Store::Redis, join_words(&cmd)))
+            }
+        }
+        "mongosh" | "mongo" => flag_value(&["--eval"]).or_else(heredoc).map(|t| (Store::Mongo, t)),
+        _ => None,
+    }
+}
+
+fn join_words(words: &[String]) -> String {
+    shell_words::join_argv(words)
+}

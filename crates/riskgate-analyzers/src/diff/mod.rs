@@ -1,0 +1,1 @@
+//! Change sets (seed 003).
