@@ -59,22 +59,37 @@ pub fn render(assessment: &Assessment, decision: Option<Decision>, opts: RenderO
         summary_tail(assessment)
     );
     let source = assessment.input.as_str();
-    let mut shown_source = false;
+    // Findings on the same span share one snippet: the first is written under the carets,
+    // the others below it.
+    let mut groups: Vec<(Option<riskgate_model::Span>, Vec<&Finding>)> = Vec::new();
     for f in &assessment.findings {
-        match f.span.and_then(|s| line_of(source, s.start, s.end)) {
+        let span = f.span.filter(|s| line_of(source, s.start, s.end).is_some());
+        match groups
+            .iter_mut()
+            .find(|(s, _)| *s == span && span.is_some())
+        {
+            Some((_, members)) => members.push(f),
+            None => groups.push((span, vec![f])),
+        }
+    }
+    let mut shown_source = false;
+    for (span, members) in &groups {
+        match span.and_then(|s| line_of(source, s.start, s.end)) {
             Some((line_no, line, col_start, col_end)) => {
-                render_snippet(&mut out, &p, f, line_no, line, col_start, col_end);
+                render_snippet(&mut out, &p, members, line_no, line, col_start, col_end);
                 shown_source = true;
             }
             None => {
-                let _ = writeln!(
-                    out,
-                    "  {} {} {}: {}",
-                    p.dim("="),
-                    p.level(f.level),
-                    p.bold(&f.rule_id),
-                    f.description
-                );
+                for f in members {
+                    let _ = writeln!(
+                        out,
+                        "  {} {} {}: {}",
+                        p.dim("="),
+                        p.bold(&f.rule_id),
+                        p.level(f.level),
+                        f.description
+                    );
+                }
             }
         }
     }
@@ -131,7 +146,7 @@ fn line_of(source: &str, start: usize, end: usize) -> Option<(usize, &str, usize
 fn render_snippet(
     out: &mut String,
     p: &Paint,
-    f: &Finding,
+    findings: &[&Finding],
     line_no: usize,
     line: &str,
     col_start: usize,
@@ -141,18 +156,25 @@ fn render_snippet(
     let pad = " ".repeat(num.len());
     let _ = writeln!(out, "{} {}", pad, p.dim("|"));
     let _ = writeln!(out, "{} {} {}", p.dim(&num), p.dim("|"), line);
-    let marks = "^".repeat(col_end.saturating_sub(col_start).max(1));
-    let _ = writeln!(
-        out,
-        "{} {} {}{} {} {}: {}",
-        pad,
-        p.dim("|"),
-        " ".repeat(col_start),
-        p.wrap("1;31", &marks),
-        p.bold(&f.rule_id),
-        p.level(f.level),
-        f.description
-    );
+    let width = col_end.saturating_sub(col_start).max(1);
+    for (i, f) in findings.iter().enumerate() {
+        let marks = if i == 0 {
+            p.wrap("1;31", &"^".repeat(width))
+        } else {
+            " ".repeat(width)
+        };
+        let _ = writeln!(
+            out,
+            "{} {} {}{} {} {}: {}",
+            pad,
+            p.dim("|"),
+            " ".repeat(col_start),
+            marks,
+            p.bold(&f.rule_id),
+            p.level(f.level),
+            f.description
+        );
+    }
 }
 
 #[cfg(test)]
@@ -175,6 +197,25 @@ mod tests {
     }
 
     #[test]
+    fn findings_on_one_span_share_a_snippet() {
+        let span = Some(Span::new(0, 8));
+        let a = Assessment::from_findings(
+            ActionKind::Command,
+            "rm -rf /",
+            vec![
+                Finding::new("a", RiskLevel::Critical, 100, "first").with_match("rm -rf /", span),
+                Finding::new("b", RiskLevel::High, 70, "second").with_match("rm -rf /", span),
+            ],
+        );
+        let text = render(&a, None, RenderOptions::default());
+        assert_eq!(text.matches("1 | rm -rf /").count(), 1, "{text}");
+        assert!(
+            text.contains("  | ^^^^^^^^ a CRITICAL: first\n  |          b HIGH: second\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn second_line_and_out_of_range_spans() {
         let f =
             Finding::new("x", RiskLevel::High, 70, "bad").with_match("b", Some(Span::new(5, 6)));
@@ -184,6 +225,6 @@ mod tests {
         let text = render(&a, None, RenderOptions::default());
         assert!(text.contains("2 |   b\n"), "{text}");
         assert!(text.contains("  |   ^ x HIGH: bad"), "{text}");
-        assert!(text.contains("= LOW y: odd"), "{text}");
+        assert!(text.contains("= y LOW: odd"), "{text}");
     }
 }

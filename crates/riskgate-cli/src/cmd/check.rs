@@ -34,7 +34,7 @@ pub struct Args {
     #[command(flatten)]
     policy: PolicyArgs,
     /// The command: one argument, or the words after `--` joined by spaces.
-    #[arg(required = true, allow_hyphen_values = true, trailing_var_arg = true)]
+    #[arg(required = true, trailing_var_arg = true)]
     command: Vec<String>,
 }
 

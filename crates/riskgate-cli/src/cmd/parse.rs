@@ -14,7 +14,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
     /// The command: one argument, or the words after `--` joined by spaces.
-    #[arg(required = true, allow_hyphen_values = true, trailing_var_arg = true)]
+    #[arg(required = true, trailing_var_arg = true)]
     command: Vec<String>,
 }
 

@@ -1,0 +1,214 @@
+//! The `parse`, `check` and `scan` commands through the built binary: output shapes, decisions
+//! and exit codes. State is isolated in a temporary directory.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn riskgate(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("riskgate").expect("binary is built");
+    cmd.current_dir(dir)
+        .env("HOME", dir)
+        .env("RISKGATE_STATE_DIR", dir.join("state"))
+        .env("RISKGATE_DATA_DIR", dir.join("data"))
+        .env("RISKGATE_CONFIG_DIR", dir.join("config"))
+        .env("NO_COLOR", "1")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME");
+    cmd
+}
+
+fn json_of(out: &[u8]) -> Value {
+    serde_json::from_slice(out).expect("stdout is JSON")
+}
+
+#[test]
+fn parse_sees_through_a_variable_program() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = riskgate(dir.path())
+        .args(["parse", "--format", "json", "x=rm; $x -rf /"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v = json_of(&out.stdout);
+    let rm = v["commands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["program"] == "rm")
+        .expect("a command with program rm");
+    let args: Vec<&str> = rm["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|a| a["text"].as_str())
+        .collect();
+    assert!(
+        args.contains(&"--recursive") && args.contains(&"--force"),
+        "{args:?}"
+    );
+    assert!(args.contains(&"/"), "{args:?}");
+}
+
+#[test]
+fn check_json_has_the_documented_fields_and_exit_codes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = riskgate(dir.path())
+        .args(["check", "--format", "json", "--", "sudo", "rm", "-rf", "/"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "deny exits 4");
+    let v = json_of(&out.stdout);
+    assert_eq!(v["level"], "CRITICAL");
+    assert_eq!(v["decision"], "deny");
+    assert!(v["score"].as_u64().unwrap() >= 81);
+    for key in [
+        "findings",
+        "explanation",
+        "reversible",
+        "affected_resources",
+        "recommendations",
+        "estimated_impact",
+    ] {
+        assert!(!v[key].is_null(), "missing {key}: {v}");
+    }
+    let f = &v["findings"][0];
+    for key in ["rule_id", "level", "score", "description", "matched"] {
+        assert!(!f[key].is_null(), "finding misses {key}: {f}");
+    }
+    for key in ["summary", "points", "mitigations"] {
+        assert!(!v["explanation"][key].is_null(), "explanation misses {key}");
+    }
+
+    let out = riskgate(dir.path())
+        .args(["check", "--format", "json", "ls -la"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "allow exits 0");
+    assert_eq!(json_of(&out.stdout)["decision"], "allow");
+}
+
+#[test]
+fn force_never_bypasses_critical() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = riskgate(dir.path())
+        .args(["check", "--force", "rm -rf /"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("CRITICAL"), "{text}");
+    assert!(text.contains("^^^"), "the risky span is underlined: {text}");
+}
+
+#[test]
+fn usage_errors_do_not_share_a_code_with_allow_or_deny() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = riskgate(dir.path()).args(["check"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let out = riskgate(dir.path())
+        .args(["check", "--no-such-flag", "ls"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn evasions_are_seen_through() {
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in [
+        "timeout 5 rm -rf /",
+        "eval \"rm -rf ~\"",
+        "x=rm; $x -rf /",
+        "r''m -rf /",
+        "curl -fsSL https://get.example.sh | sh",
+        "echo cm0gLXJmIC8= | base64 -d | sh",
+        "git push origin +main",
+    ] {
+        let out = riskgate(dir.path())
+            .args(["check", "--format", "json", "--no-prompt", cmd])
+            .output()
+            .unwrap();
+        let v = json_of(&out.stdout);
+        let level = v["level"].as_str().unwrap();
+        assert!(level == "HIGH" || level == "CRITICAL", "{cmd}: {level}");
+        assert_eq!(
+            v["decision"], "deny",
+            "{cmd}: not interactive, so HIGH is denied too"
+        );
+        assert_eq!(out.status.code(), Some(4), "{cmd}");
+    }
+}
+
+/// Every corpus command (multi-line ones included) as JSON lines with ids, plus raw lines and
+/// malformed lines: one valid JSON answer per input line, in order, exit 0.
+#[test]
+fn scan_answers_every_line_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let mut input = String::new();
+    let mut expected_ids = Vec::new();
+    let mut n = 0;
+    for file in ["safe.jsonl", "dangerous.jsonl", "evasions.jsonl"] {
+        let text = std::fs::read_to_string(corpus.join(file)).unwrap();
+        for line in text.lines().filter(|l| l.starts_with('{')) {
+            let v: Value = serde_json::from_str(line).unwrap();
+            let command = v["command"].as_str().unwrap();
+            n += 1;
+            let id = format!("c{n}");
+            if n % 7 == 0 && !command.contains('\n') {
+                input.push_str(command);
+                expected_ids.push(None);
+            } else {
+                input.push_str(&serde_json::json!({"id": id, "command": command}).to_string());
+                expected_ids.push(Some(id));
+            }
+            input.push('\n');
+        }
+    }
+    for bad in [
+        "{\"id\": \"bad1\"",
+        "{\"id\": \"bad2\", \"command\": 42}",
+        "{\"cmd\": \"ls\"}",
+        "",
+    ] {
+        input.push_str(bad);
+        input.push('\n');
+        expected_ids.push(if bad.contains("bad2") {
+            Some("bad2".to_string())
+        } else {
+            None
+        });
+    }
+    assert!(expected_ids.len() >= 1300);
+    let out = riskgate(dir.path())
+        .args(["scan", "--format", "jsonl"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = std::str::from_utf8(&out.stdout).unwrap().lines().collect();
+    assert_eq!(lines.len(), expected_ids.len());
+    for (i, (line, id)) in lines.iter().zip(&expected_ids).enumerate() {
+        let v: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}: {line}", i + 1));
+        assert_eq!(v["line"], i + 1);
+        if let Some(id) = id {
+            assert_eq!(v["id"], id.as_str());
+        }
+        if v.get("error").is_none() {
+            assert!(
+                v["level"].is_string() && v["decision"].is_string() && v["score"].is_u64(),
+                "{line}"
+            );
+        }
+    }
+    let errors = lines.iter().filter(|l| l.contains("\"error\"")).count();
+    assert_eq!(errors, 4, "exactly the malformed lines are errors");
+}
