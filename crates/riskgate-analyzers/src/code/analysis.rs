@@ -289,6 +289,15 @@ impl Analysis {
                 for cmd in split.commands {
                     let line = cmd.line;
                     if !cmd.words.is_empty() || !cmd.redirects.is_empty() {
+                        a.shell.push(ShellCommand {
+                            words: cmd.words.clone(),
+                            redirects: cmd.redirects.clone(),
+                            piped: cmd.piped,
+                            heredocs: cmd.heredocs.clone(),
+                            via: "sh".into(),
+                            span: Span::new(0, code.len()),
+                            line,
+                        });
                         let mut text = shell_words::join_argv(&cmd.words);
                         for (op, target) in &cmd.redirects {
                             text.push_str(&format!(" {op} {}", shell_words::join_argv(std::slice::from_ref(target))));

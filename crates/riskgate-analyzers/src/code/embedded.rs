@@ -108,8 +108,18 @@ pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
         }
     }
     // simple commands, and what they feed to database clients
-    let mut shell = Vec::new();
+    // shell code: its simple commands were recorded as they were split
+    let mut shell = std::mem::take(&mut a.shell);
+    for sc in &shell {
+        if let Some((store, text)) = database_input(&sc.words, &sc.heredocs) {
+            let dynamic = sc.words.iter().any(|w| w.contains('$'));
+            a.sql.push(EmbeddedSql { store, text, dynamic, via: sc.words.first().cloned().unwrap_or_default(), span: sc.span, line: sc.line });
+        }
+    }
     for cmd in &commands {
+        if cmd.via == "sh" {
+            continue;
+        }
         let simple: Vec<ShellCommand> = match &cmd.argv {
             Some(argv) => vec![ShellCommand {
                 words: argv.clone(),
