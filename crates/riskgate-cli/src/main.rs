@@ -1,9 +1,10 @@
 //! `riskgate`: the command-line interface. Thin: argument parsing, reading input, printing;
 //! everything else is the `riskgate` library.
 
+#[macro_use]
+mod output;
 mod cmd;
 mod exit;
-mod output;
 
 use std::process::ExitCode;
 
@@ -27,6 +28,12 @@ enum Command {
     Check(cmd::check::Args),
     /// Assess many commands (JSON lines or raw lines) in one process.
     Scan(cmd::scan::Args),
+    /// Show the effective configuration.
+    Config(cmd::config::Args),
+    /// Manage standing approvals and denials.
+    Approvals(cmd::approvals::Args),
+    /// Read the audit log of decisions.
+    Log(cmd::log::Args),
 }
 
 fn main() -> ExitCode {
@@ -35,9 +42,13 @@ fn main() -> ExitCode {
         Command::Parse(args) => cmd::parse::run(args),
         Command::Check(args) => cmd::check::run(args),
         Command::Scan(args) => cmd::scan::run(args),
+        Command::Config(args) => cmd::config::run(args),
+        Command::Approvals(args) => cmd::approvals::run(args),
+        Command::Log(args) => cmd::log::run(args),
     };
     match result {
         Ok(code) => code.into(),
+        Err(err) if output::is_broken_pipe(&err) => exit::Code::Error.into(),
         Err(err) => {
             eprintln!("riskgate: error: {err:#}");
             exit::Code::Error.into()

@@ -24,3 +24,33 @@ pub fn command_text(words: &[String]) -> anyhow::Result<String> {
     }
     Ok(words.join(" "))
 }
+
+/// Write `text` to stdout. A closed pipe (`riskgate log | head`) is an error that `main` ends
+/// the process on quietly, never a panic.
+pub fn emit(text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+/// `println!` that returns an error on a closed stdout instead of panicking.
+
+macro_rules! outln {
+    () => { $crate::output::emit("\n")? };
+    ($($arg:tt)*) => { $crate::output::emit(&format!("{}\n", format_args!($($arg)*)))? };
+}
+
+/// `print!` that returns an error on a closed stdout instead of panicking.
+
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::output::emit(&format!($($arg)*))? };
+}
+
+/// True when `err` comes from writing to a closed pipe.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

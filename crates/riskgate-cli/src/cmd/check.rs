@@ -64,13 +64,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.format {
         Format::Json => {
             let report = Report::from_outcome(outcome);
-            println!("{}", serde_json::to_string_pretty(&report)?);
+            outln!("{}", serde_json::to_string_pretty(&report)?);
         }
         Format::Text => {
             let mut shown = outcome.assessment.clone();
             shown.level = outcome.level;
             shown.score = outcome.score;
-            print!(
+            out!(
                 "{}",
                 render(
                     &shown,
@@ -81,9 +81,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 )
             );
             for adj in &outcome.adjustments {
-                println!("  policy: {adj}");
+                outln!("  policy: {adj}");
             }
-            println!("  {}: {}", decision, outcome.reason);
+            outln!("  {}: {}", decision, outcome.reason);
         }
     }
     Ok(Code::from(decision).into())

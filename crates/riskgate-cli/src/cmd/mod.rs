@@ -1,6 +1,9 @@
 //! One module per subcommand family.
 
+pub mod approvals;
 pub mod check;
 pub mod common;
+pub mod config;
+pub mod log;
 pub mod parse;
 pub mod scan;

@@ -23,8 +23,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = command_text(&args.command)?;
     let parsed = shell::parse(&text);
     match args.format {
-        Format::Json => println!("{}", serde_json::to_string_pretty(&parsed)?),
-        Format::Text => print!("{}", render_text(&parsed)),
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&parsed)?),
+        Format::Text => out!("{}", render_text(&parsed)),
     }
     Ok(ExitCode::SUCCESS)
 }

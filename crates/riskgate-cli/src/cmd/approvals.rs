@@ -1,0 +1,127 @@
+//! `riskgate approvals list|add|deny|revoke|prune`: the standing answers in `settings.json`.
+
+use std::process::ExitCode;
+
+use riskgate::gate::ApprovalStore;
+
+use crate::cmd::common::PolicyArgs;
+use crate::output::Format;
+
+/// Arguments of `riskgate approvals`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    #[command(subcommand)]
+    command: ApprovalsCommand,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text, global = true)]
+    format: Format,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum ApprovalsCommand {
+    /// List approved and denied patterns (expired approvals are marked).
+    List,
+    /// Approve a pattern (`*` matches anything; `${var}` and `$var` become `*`).
+    Add {
+        /// The pattern.
+        pattern: String,
+        /// Only for this action kind (command, code, sql, file_write, change_set, fetch, workflow).
+        #[arg(long)]
+        kind: Option<String>,
+        /// Expire after this many days (default: the policy's approval_ttl_days, 30).
+        #[arg(long)]
+        days: Option<u32>,
+    },
+    /// Deny a pattern for good.
+    Deny {
+        /// The pattern.
+        pattern: String,
+        /// Only for this action kind.
+        #[arg(long)]
+        kind: Option<String>,
+    },
+    /// Remove a pattern from both lists.
+    Revoke {
+        /// The pattern.
+        pattern: String,
+        /// Only for this action kind.
+        #[arg(long)]
+        kind: Option<String>,
+    },
+    /// Remove expired approvals.
+    Prune,
+}
+
+/// Run `riskgate approvals`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let policy = args.policy.load()?;
+    let mut store = ApprovalStore::new(policy.settings_path());
+    let update = match args.command {
+        ApprovalsCommand::List => {
+            let snap = store.read();
+            for w in &snap.warnings {
+                eprintln!("riskgate: warning: {w}");
+            }
+            match args.format {
+                Format::Json => outln!("{}", serde_json::to_string_pretty(&snap)?),
+                Format::Text => {
+                    outln!("settings: {}", store.path().display());
+                    if snap.approved.is_empty() && snap.denied.is_empty() {
+                        outln!("no approved or denied patterns");
+                    }
+                    for e in &snap.approved {
+                        let state = if e.expired { "expired" } else { "approved" };
+                        let until = e.expires_at.as_deref().unwrap_or("never");
+                        let kind = e.kind.as_deref().unwrap_or("*");
+                        outln!("{state:8}  {kind:10}  until {until}  {}", e.pattern);
+                    }
+                    for e in &snap.denied {
+                        let kind = e.kind.as_deref().unwrap_or("*");
+                        outln!("{:8}  {kind:10}  {:>26}  {}", "denied", "", e.pattern);
+                    }
+                }
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
+        ApprovalsCommand::Add {
+            pattern,
+            kind,
+            days,
+        } => {
+            let days = days.unwrap_or(policy.approval_ttl_days());
+            let u = store.add(&pattern, kind.as_deref(), Some(days))?;
+            ("approved", pattern, u)
+        }
+        ApprovalsCommand::Deny { pattern, kind } => {
+            let u = store.deny(&pattern, kind.as_deref())?;
+            ("denied", pattern, u)
+        }
+        ApprovalsCommand::Revoke { pattern, kind } => {
+            let u = store.revoke(&pattern, kind.as_deref())?;
+            if u.changed == 0 {
+                eprintln!("riskgate: warning: no approved or denied pattern `{pattern}`");
+            }
+            ("revoked", pattern, u)
+        }
+        ApprovalsCommand::Prune => {
+            let u = store.prune()?;
+            ("pruned", String::new(), u)
+        }
+    };
+    let (what, pattern, u) = update;
+    for w in &u.warnings {
+        eprintln!("riskgate: warning: {w}");
+    }
+    match args.format {
+        Format::Json => outln!(
+            "{}",
+            serde_json::json!({"action": what, "pattern": pattern, "changed": u.changed,
+                               "settings": store.path()})
+        ),
+        Format::Text if what == "pruned" => outln!("pruned {} expired approval(s)", u.changed),
+        Format::Text => outln!("{what}: {pattern}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}

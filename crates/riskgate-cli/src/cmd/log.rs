@@ -1,0 +1,64 @@
+//! `riskgate log`: the decisions recorded in the audit log.
+
+use std::process::ExitCode;
+
+use riskgate::gate::{AuditLog, AuditQuery};
+
+use crate::cmd::common::PolicyArgs;
+use crate::output::Format;
+
+/// Arguments of `riskgate log`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Only decisions since: a duration (30m, 2h, 7d), an RFC 3339 time or a date.
+    #[arg(long)]
+    since: Option<String>,
+    /// Only this decision: allow, ask or deny.
+    #[arg(long)]
+    decision: Option<String>,
+    /// At most this many records, newest first.
+    #[arg(long, default_value_t = 100)]
+    limit: usize,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+/// Run `riskgate log`.
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let policy = args.policy.load()?;
+    let query = AuditQuery::from_args(
+        args.since.as_deref(),
+        args.decision.as_deref(),
+        Some(args.limit),
+    )?;
+    let path = policy.audit_path();
+    let records = if path.exists() {
+        AuditLog::open(&path)?.query(&query)?
+    } else {
+        Vec::new()
+    };
+    match args.format {
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&records)?),
+        Format::Text => {
+            if records.is_empty() {
+                outln!("no decisions recorded ({})", path.display());
+            }
+            for r in &records {
+                outln!(
+                    "{}  {:<11} {:<5} {:<8} {:>3}  {:<8} {}",
+                    r.time,
+                    r.source,
+                    r.decision,
+                    r.level,
+                    r.score,
+                    r.decided_by,
+                    r.input.replace('\n', "\\n")
+                );
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
