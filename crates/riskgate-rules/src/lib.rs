@@ -1,1 +1,54 @@
-//! The rules database (packs in `rules/`), its matching engine and seed-004 scoring.
+//! The rules database (packs in `rules/`), its matching engine and seed-004 scoring for shell
+//! commands.
+//!
+//! The packs `rules/*.yaml` are validated and turned into static tables at build time
+//! (`build.rs`), so loading the database costs nothing at start-up; regexes and globs compile
+//! lazily, per rule, the first time a rule is a candidate. Structured rules are indexed by
+//! program name; text patterns sit behind an Aho-Corasick literal prefilter and a regex set.
+//! User packs (YAML, TOML, JSON) add rules and override built-in ones by id.
+//!
+//! ```no_run
+//! use riskgate_model::RiskLevel;
+//! use riskgate_rules::CommandEngine;
+//!
+//! let engine = CommandEngine::builtin();
+//! // An everyday command.
+//! assert_eq!(engine.assess("ls -la").level, RiskLevel::Safe);
+//! // A destructive one: the finding says which rule and why.
+//! let a = engine.assess("git push --force origin main");
+//! assert!(a.requires_approval());
+//! assert!(a.rule_ids().contains(&"git.push-force"));
+//! // An evasion: wrappers, quotes and variables are seen through.
+//! assert_eq!(engine.assess("sudo bash -c 'x=rm; $x -rf /'").level, RiskLevel::Critical);
+//! ```
+//!
+//! Pipeline stages, one module each: `spec` (the pack format) → `builtin` / `loader` →
+//! [`RuleSet`] → `matcher` (+ `predicate`, `prefilter`) → `scoring`, `exposure`, `heuristics`
+//! → [`CommandEngine`]; [`test_rules`] and [`lint`] check the database.
+#![deny(missing_docs)]
+
+mod builtin;
+mod engine;
+mod exposure;
+mod heuristics;
+mod lint;
+mod loader;
+mod matcher;
+mod predicate;
+mod prefilter;
+mod rule;
+mod ruleset;
+mod scoring;
+mod spec;
+mod testing;
+
+pub use engine::CommandEngine;
+pub use lint::{LintIssue, LintKind, Severity, lint};
+pub use loader::RuleLoadError;
+pub use rule::{
+    CommandMatch, List, Matcher, PackInfo, PatternKind, PatternMatch, Pred, Rule, RuleOrigin,
+    Target, Text,
+};
+pub use ruleset::RuleSet;
+pub use scoring::{ExecClass, ExecInfo, executable};
+pub use testing::{FailureKind, TestFailure, TestReport, test_rule, test_rules};

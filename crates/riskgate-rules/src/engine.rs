@@ -1,0 +1,268 @@
+//! [`CommandEngine`]: the seed-004 pipeline for shell commands. Parse (riskgate-shell), match
+//! the rules (structured rules by program name, pattern rules through the prefilter), then the
+//! generic stages (executable, arguments, privilege, data exposure) and the heuristics; every
+//! factor that contributes is a [`Finding`], aggregated by [`Assessment::from_findings`].
+
+use std::collections::HashMap;
+
+use riskgate_model::{ActionKind, Assessment, Finding, Location, RiskLevel, Span};
+use riskgate_shell::ParsedCommand;
+
+use crate::exposure;
+use crate::heuristics;
+use crate::matcher::{self, CommandView, Hit};
+use crate::rule::{Rule, Target};
+use crate::ruleset::RuleSet;
+use crate::scoring::{self, ExecClass};
+
+/// At most this many resources per finding.
+const MAX_FINDING_RESOURCES: usize = 10;
+
+/// Assesses shell commands with a [`RuleSet`].
+///
+/// ```no_run
+/// use riskgate_model::RiskLevel;
+/// use riskgate_rules::CommandEngine;
+///
+/// let engine = CommandEngine::builtin();
+/// assert_eq!(engine.assess("ls -la").level, RiskLevel::Safe);
+/// assert_eq!(engine.assess("sudo rm -rf /").level, RiskLevel::Critical);
+/// // Obfuscation does not help: the normalizer sees through quotes and variables.
+/// assert!(engine.assess("x=rm; \"$x\" -r''f ~").requires_approval());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct CommandEngine {
+    rules: RuleSet,
+}
+
+impl CommandEngine {
+    /// An engine over `rules`.
+    pub fn new(rules: RuleSet) -> CommandEngine {
+        CommandEngine { rules }
+    }
+
+    /// An engine over the built-in rules.
+    pub fn builtin() -> CommandEngine {
+        CommandEngine::new(RuleSet::builtin())
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &RuleSet {
+        &self.rules
+    }
+
+    /// True when the rules database is missing or incomplete (every command is then at least
+    /// MEDIUM).
+    pub fn is_degraded(&self) -> bool {
+        self.rules.is_degraded()
+    }
+
+    /// Parse and assess a command line (kind [`ActionKind::Command`]).
+    pub fn assess(&self, command: &str) -> Assessment {
+        let parsed = riskgate_shell::parse(command);
+        self.assess_parsed(&parsed)
+    }
+
+    /// Assess an already parsed command.
+    pub fn assess_parsed(&self, parsed: &ParsedCommand) -> Assessment {
+        let mut a = Assessment::from_findings(
+            ActionKind::Command,
+            parsed.source.clone(),
+            self.findings(parsed),
+        );
+        if !parsed.fully_parsed || self.rules.is_degraded() {
+            a.mark_degraded();
+        }
+        a
+    }
+
+    /// Every finding for a parsed command: matched rules, generic scores and heuristics.
+    /// The facade adds the findings of the code and SQL analyzers for `parsed.nested`.
+    pub fn findings(&self, parsed: &ParsedCommand) -> Vec<Finding> {
+        let views: Vec<CommandView<'_>> = parsed
+            .commands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CommandView::new(parsed, i, c))
+            .collect();
+        let mut out = self.rule_findings(parsed, &views);
+
+        let mut privileged: Option<(String, Span)> = None;
+        for v in &views {
+            if let Some(f) = scoring::executable_finding(v) {
+                out.push(f);
+            }
+            if privileged.is_none()
+                && let Some(w) = scoring::privilege_wrapper(v)
+            {
+                privileged = Some((format!("`{}` runs under {w}", v.cmd.program), v.cmd.span));
+            }
+        }
+        if let Some((what, span)) = privileged {
+            out.push(
+                Finding::new(
+                    "score.privilege",
+                    RiskLevel::Low,
+                    25,
+                    format!("Runs with elevated privileges ({what})"),
+                )
+                .with_match(span_text(parsed, span), Some(span)),
+            );
+        }
+        out.extend(exposure::exposure_finding(&views));
+        out.extend(heuristics::signal_findings(parsed, &views));
+        out.extend(heuristics::parse_issue_finding(parsed));
+        out.extend(heuristics::ip_finding(&views));
+        out.extend(heuristics::obfuscation_finding(parsed));
+        out.extend(heuristics::empty_variable_finding(&views));
+        if let Some(reason) = self.rules.degraded_reason() {
+            out.push(Finding::new(
+                "rules.unavailable",
+                RiskLevel::Medium,
+                45,
+                format!("The rules database is unavailable or incomplete, so the command is rated at least MEDIUM: {reason}"),
+            ));
+        }
+        out
+    }
+
+    /// Ids of the rules (not heuristics) that trigger on `parsed`, in database order.
+    pub fn matched_rule_ids(&self, parsed: &ParsedCommand) -> Vec<String> {
+        let views: Vec<CommandView<'_>> = parsed
+            .commands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CommandView::new(parsed, i, c))
+            .collect();
+        self.rule_findings(parsed, &views)
+            .into_iter()
+            .map(|f| f.rule_id)
+            .collect()
+    }
+
+    fn rule_findings(&self, parsed: &ParsedCommand, views: &[CommandView<'_>]) -> Vec<Finding> {
+        let mut hits: Vec<(&Rule, Hit)> = Vec::new();
+        for v in views {
+            self.rules.for_program(&v.cmd.program, |r| {
+                if let Some(h) = matcher::rule_matches_command(r, v) {
+                    hits.push((r, h));
+                }
+            });
+            if !v.help {
+                self.rules
+                    .for_patterns(Target::Canonical, &v.canonical, |r| {
+                        if let Some(h) = matcher::rule_matches_command(r, v) {
+                            hits.push((r, h));
+                        }
+                    });
+            }
+        }
+        self.rules.for_patterns(Target::Raw, &parsed.source, |r| {
+            if let Some(h) = matcher::rule_matches_raw(r, &parsed.source) {
+                hits.push((r, h));
+            }
+        });
+
+        // One finding per rule id; resources of every hit.
+        let mut by_id: HashMap<&str, usize> = HashMap::new();
+        let mut out: Vec<Finding> = Vec::new();
+        for (rule, hit) in hits {
+            let resources = hit_resources(rule, &hit, views);
+            if let Some(&i) = by_id.get(rule.id())
+                && let Some(f) = out.get_mut(i)
+            {
+                for r in resources {
+                    if f.resources.len() < MAX_FINDING_RESOURCES && !f.resources.contains(&r) {
+                        f.resources.push(r);
+                    }
+                }
+                continue;
+            }
+            by_id.insert(rule.id(), out.len());
+            out.push(rule_finding(rule, &hit, parsed, views, resources));
+        }
+        out
+    }
+}
+
+fn span_text(parsed: &ParsedCommand, span: Span) -> String {
+    parsed
+        .source
+        .get(span.start..span.end)
+        .unwrap_or("")
+        .to_string()
+}
+
+fn rule_finding(
+    rule: &Rule,
+    hit: &Hit,
+    parsed: &ParsedCommand,
+    views: &[CommandView<'_>],
+    resources: Vec<String>,
+) -> Finding {
+    let mut f = Finding::new(rule.id(), rule.level(), rule.score(), rule.description())
+        .reversible(rule.reversible());
+    if let Some(a) = rule.alternative() {
+        f = f.with_mitigation(a);
+    }
+    f.tags = rule.tags().iter().map(ToString::to_string).collect();
+    match hit {
+        Hit::Command(i) => {
+            if let Some(v) = views.get(*i) {
+                f = f.with_match(v.canonical.clone(), Some(v.cmd.span));
+                if !v.cmd.wrappers.is_empty() {
+                    let chain: Vec<&str> = v.cmd.wrappers.iter().map(|w| w.name.as_str()).collect();
+                    f = f.with_location(Location {
+                        context: Some(chain.join(" > ")),
+                        ..Location::default()
+                    });
+                }
+            }
+        }
+        Hit::Raw((s, e)) => {
+            let span = Span::new(*s, *e);
+            f = f.with_match(span_text(parsed, span), Some(span));
+        }
+    }
+    f.with_resources(resources)
+}
+
+fn is_pathlike(w: &str) -> bool {
+    w.starts_with(['/', '~', '.', '*']) || w.contains('/')
+}
+
+/// Resources a hit touches: URLs, hosts, written files, and path arguments of commands that
+/// modify or delete.
+fn hit_resources(rule: &Rule, hit: &Hit, views: &[CommandView<'_>]) -> Vec<String> {
+    let i = match hit {
+        Hit::Command(i) => *i,
+        Hit::Raw(_) => return Vec::new(),
+    };
+    let Some(v) = views.get(i) else {
+        return Vec::new();
+    };
+    let class = scoring::executable(&v.cmd.program).class;
+    let file_args = matches!(
+        class,
+        ExecClass::Destroy | ExecClass::Write | ExecClass::System
+    ) && v.cmd.program != "git";
+    let destructive = rule.tags().iter().any(|t| t == "destructive");
+    let mut out = Vec::new();
+    for p in &v.positionals {
+        let t = p.text;
+        if t.contains("://") {
+            out.push(format!("url:{t}"));
+        } else if (file_args || destructive) && (is_pathlike(t) || class == ExecClass::Destroy) {
+            out.push(format!("file:{t}"));
+        }
+    }
+    for t in &v.write_targets {
+        out.push(format!("file:{t}"));
+    }
+    if let Some(h) = &v.cmd.remote {
+        out.push(format!("host:{h}"));
+    }
+    out.dedup();
+    out.truncate(MAX_FINDING_RESOURCES);
+    out
+}

@@ -1,0 +1,240 @@
+//! Seed 004's data-exposure stage: reading sensitive data (private keys, cloud credentials,
+//! `.env` files, `/etc/shadow` …) is MEDIUM; reading it in a script that also talks to the
+//! network (curl, nc, scp, `/dev/tcp`, `ssh host`) is HIGH.
+//!
+//! A sensitive path given as an option value (`ssh -i ~/.ssh/id_rsa`, `--kubeconfig F`) is a
+//! use of the credential, not a read; `@file` (curl `-d @F`) is always a read.
+
+use riskgate_model::{Finding, RiskLevel};
+
+use crate::matcher::CommandView;
+
+/// Programs that touch a path without exposing its content.
+const NON_EXPOSING: &[&str] = &[
+    "ls",
+    "stat",
+    "file",
+    "chmod",
+    "chown",
+    "chgrp",
+    "touch",
+    "test",
+    "[",
+    "rm",
+    "shred",
+    "mkdir",
+    "ssh-keygen",
+    "ssh-add",
+    "ssh-copy-id",
+    "du",
+    "wc",
+    "md5sum",
+    "sha1sum",
+    "sha256sum",
+    "realpath",
+    "basename",
+    "dirname",
+    "readlink",
+    "find",
+    "locate",
+    "vim",
+    "vi",
+    "nano",
+    "emacs",
+    "code",
+    "git",
+    "ln",
+    "unlink",
+    "chattr",
+    "lsattr",
+    "setfacl",
+    "getfacl",
+    "echo",
+    "printf",
+];
+
+/// Programs whose last positional is a destination, not something read.
+const COPIERS: &[&str] = &["cp", "mv", "install", "ln"];
+
+/// Programs that send data to other hosts.
+const SENDERS: &[&str] = &[
+    "curl", "wget", "nc", "ncat", "netcat", "socat", "scp", "sftp", "ftp", "telnet", "rsync",
+    "ssh", "mail", "mailx", "sendmail", "rclone", "gsutil", "aws", "az", "gcloud", "s3cmd", "http",
+    "https", "xh",
+];
+
+/// What kind of secret a path holds, if it looks sensitive.
+pub(crate) fn sensitive_kind(path: &str) -> Option<&'static str> {
+    let p = path.trim_matches(['"', '\'']);
+    let base = p.rsplit('/').next().unwrap_or(p);
+    if base.ends_with(".pub") {
+        return None;
+    }
+    if base.starts_with("id_rsa")
+        || base.starts_with("id_ed25519")
+        || base.starts_with("id_ecdsa")
+        || base.starts_with("id_dsa")
+        || p.contains("/.ssh/id_")
+    {
+        return Some("an SSH private key");
+    }
+    if matches!(
+        p,
+        "/etc/shadow" | "/etc/gshadow" | "/etc/master.passwd" | "/etc/sudoers"
+    ) || p.starts_with("/etc/sudoers.d/")
+    {
+        return Some("system password or sudo data");
+    }
+    const CLOUD: &[&str] = &[
+        ".aws/credentials",
+        ".aws/config",
+        ".config/gcloud/",
+        ".azure/",
+        ".kube/config",
+        ".docker/config.json",
+        ".netrc",
+        ".git-credentials",
+        ".npmrc",
+        ".pypirc",
+        ".gnupg/",
+        ".password-store",
+        ".vault-token",
+        ".terraform.d/credentials",
+        ".config/gh/hosts.yml",
+        ".cargo/credentials",
+    ];
+    if CLOUD
+        .iter()
+        .any(|c| p.contains(c) || p.ends_with(c.trim_end_matches('/')))
+    {
+        return Some("credentials or tokens");
+    }
+    if base == ".env"
+        || (base.starts_with(".env.")
+            && !["example", "sample", "template", "dist", "defaults"]
+                .iter()
+                .any(|s| base.ends_with(s)))
+    {
+        return Some("an environment file with secrets");
+    }
+    if [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]
+        .iter()
+        .any(|e| base.ends_with(e))
+        && base.len() > 4
+    {
+        return Some("a private key or certificate store");
+    }
+    if p.starts_with("/proc/") && p.ends_with("/environ") {
+        return Some("a process environment");
+    }
+    if base == ".bash_history" || base == ".zsh_history" {
+        return Some("shell history");
+    }
+    None
+}
+
+/// Sensitive paths a command reads: (path, kind).
+pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(&'a str, &'static str)> {
+    let cmd = view.cmd;
+    let mut out = Vec::new();
+    let program = cmd.program.as_str();
+    let exposing = !NON_EXPOSING.contains(&program);
+    let last = if COPIERS.contains(&program) {
+        view.positionals.len().checked_sub(1)
+    } else {
+        None
+    };
+    for (i, p) in view.positionals.iter().enumerate() {
+        if !exposing || Some(i) == last || p.after_flag {
+            continue;
+        }
+        if let Some(k) = sensitive_kind(p.text) {
+            out.push((p.text, k));
+        }
+    }
+    // `@file` and `key=@file` always read the file (curl -d @F, -F x=@F).
+    for a in &cmd.args {
+        let t = a.text.as_str();
+        let file = t
+            .strip_prefix('@')
+            .or_else(|| t.split_once("=@").map(|(_, f)| f));
+        if let Some(f) = file
+            && let Some(k) = sensitive_kind(f)
+        {
+            out.push((f, k));
+        }
+    }
+    for r in &cmd.redirects {
+        if r.op == "<"
+            && let Some(k) = sensitive_kind(&r.target.text)
+        {
+            out.push((r.target.text.as_str(), k));
+        }
+    }
+    out
+}
+
+/// Whether a command can send data to another host.
+pub(crate) fn is_sender(view: &CommandView<'_>) -> bool {
+    SENDERS.contains(&view.cmd.program.as_str())
+        || view.cmd.remote.is_some()
+        || view.cmd.redirects.iter().any(|r| {
+            r.target.text.starts_with("/dev/tcp/") || r.target.text.starts_with("/dev/udp/")
+        })
+}
+
+/// The data-exposure finding of a whole script, if any.
+pub(crate) fn exposure_finding(views: &[CommandView<'_>]) -> Option<Finding> {
+    let mut reads: Vec<(&str, &str, usize)> = Vec::new();
+    for (i, v) in views.iter().enumerate() {
+        for (path, kind) in sensitive_reads(v) {
+            reads.push((path, kind, i));
+        }
+    }
+    let (path, kind, at) = *reads.first()?;
+    let view = views.get(at)?;
+    let sends = views.iter().any(is_sender);
+    let resources: Vec<String> = reads.iter().map(|(p, _, _)| format!("file:{p}")).collect();
+    let finding = if sends {
+        Finding::new(
+            "score.data-exfiltration",
+            RiskLevel::High,
+            75,
+            format!("Reads {kind} (`{path}`) in a command that also sends data over the network"),
+        )
+        .reversible(false)
+        .with_mitigation("Never send credentials or keys off the machine; use a secrets manager")
+    } else {
+        Finding::new(
+            "score.data-exposure",
+            RiskLevel::Medium,
+            45,
+            format!("Reads {kind} (`{path}`): its content would be exposed in the output"),
+        )
+        .with_mitigation("Avoid printing secrets; reference them by name or use a secrets manager")
+    };
+    Some(
+        finding
+            .with_match(view.canonical.clone(), Some(view.cmd.span))
+            .with_resources(resources),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sensitive_paths() {
+        assert!(sensitive_kind("~/.ssh/id_rsa").is_some());
+        assert!(sensitive_kind("~/.ssh/id_rsa.pub").is_none());
+        assert!(sensitive_kind("~/.aws/credentials").is_some());
+        assert!(sensitive_kind(".env").is_some());
+        assert!(sensitive_kind(".env.production").is_some());
+        assert!(sensitive_kind(".env.example").is_none());
+        assert!(sensitive_kind("/etc/shadow").is_some());
+        assert!(sensitive_kind("/etc/passwd").is_none());
+        assert!(sensitive_kind("server.key").is_some());
+        assert!(sensitive_kind("README.md").is_none());
+    }
+}

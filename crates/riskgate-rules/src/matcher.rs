@@ -1,0 +1,331 @@
+//! Matching one rule against one simple command (structured rules) or one text (pattern rules).
+//!
+//! A [`CommandView`] is computed once per simple command (positionals, flags, write redirect
+//! targets, canonical form) and shared by every candidate rule.
+
+use riskgate_shell::{ParsedCommand, SimpleCommand, StdinSource};
+
+use crate::predicate::CPred;
+use crate::rule::{CommandMatch, Matcher, Rule, Text};
+
+/// One positional argument.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Positional<'a> {
+    pub(crate) text: &'a str,
+    /// The argument before it is a flag without `=value` (it may be that flag's value).
+    pub(crate) after_flag: bool,
+}
+
+/// What the matcher needs of one simple command, computed once.
+#[derive(Debug)]
+pub(crate) struct CommandView<'a> {
+    pub(crate) index: usize,
+    pub(crate) cmd: &'a SimpleCommand,
+    pub(crate) flags: Vec<&'a str>,
+    pub(crate) positionals: Vec<Positional<'a>>,
+    pub(crate) write_targets: Vec<&'a str>,
+    /// `--help` before any `--`: the command only prints help.
+    pub(crate) help: bool,
+    pub(crate) canonical: String,
+    /// Program of the command that pipes into this one's stdin.
+    pub(crate) stdin_program: Option<&'a str>,
+}
+
+impl<'a> CommandView<'a> {
+    pub(crate) fn new(parsed: &'a ParsedCommand, index: usize, cmd: &'a SimpleCommand) -> Self {
+        let mut flags = Vec::new();
+        let mut positionals = Vec::new();
+        let mut after_dashdash = false;
+        let mut prev_flag = false;
+        for a in &cmd.args {
+            let t = a.text.as_str();
+            if after_dashdash {
+                positionals.push(Positional {
+                    text: t,
+                    after_flag: false,
+                });
+                continue;
+            }
+            if t == "--" {
+                after_dashdash = true;
+                prev_flag = false;
+            } else if t.len() > 1 && t.starts_with('-') {
+                flags.push(t);
+                prev_flag = !t.contains('=');
+            } else {
+                positionals.push(Positional {
+                    text: t,
+                    after_flag: prev_flag,
+                });
+                prev_flag = false;
+            }
+        }
+        let write_targets = cmd
+            .redirects
+            .iter()
+            .filter(|r| is_write_redirect(&r.op, &r.target.text))
+            .map(|r| r.target.text.as_str())
+            .collect();
+        let stdin_program = match &cmd.stdin {
+            Some(StdinSource::Pipe { index }) => {
+                parsed.commands.get(*index).map(|c| c.program.as_str())
+            }
+            _ => None,
+        };
+        CommandView {
+            index,
+            cmd,
+            help: flags.contains(&"--help"),
+            flags,
+            positionals,
+            write_targets,
+            canonical: cmd.canonical(),
+            stdin_program,
+        }
+    }
+
+    /// True when a flag spec is present (`--force` also matches `--force=…`; `*` is a wildcard).
+    pub(crate) fn has_flag(&self, spec: &str) -> bool {
+        self.flags.iter().any(|f| flag_matches(spec, f))
+    }
+}
+
+/// Whether a redirection writes to a file (`>`, `>>`, `>|`, `&>`, `2>` …; not `2>&1`).
+fn is_write_redirect(op: &str, target: &str) -> bool {
+    if !op.contains('>') {
+        return false;
+    }
+    if op.ends_with('&') || op == ">&" {
+        return !(target == "-" || target.bytes().all(|b| b.is_ascii_digit()));
+    }
+    true
+}
+
+/// `--force` matches `--force` and `--force=x`; a spec with `*` is a wildcard pattern.
+pub(crate) fn flag_matches(spec: &str, flag: &str) -> bool {
+    if spec.contains('*') {
+        return wildcard(spec.as_bytes(), flag.as_bytes());
+    }
+    flag == spec
+        || (spec.starts_with("--")
+            && !spec.contains('=')
+            && flag.strip_prefix(spec).is_some_and(|r| r.starts_with('=')))
+}
+
+/// `*`-only wildcard match, linear in practice (greedy with backtrack to the last star).
+fn wildcard(p: &[u8], s: &[u8]) -> bool {
+    let (mut pi, mut si) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while si < s.len() {
+        if pi < p.len() && p[pi] == b'*' {
+            star = Some((pi, si));
+            pi += 1;
+        } else if pi < p.len() && p[pi] == s[si] {
+            pi += 1;
+            si += 1;
+        } else if let Some((sp, ss)) = star {
+            pi = sp + 1;
+            si = ss + 1;
+            star = Some((sp, ss + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&b| b == b'*')
+}
+
+/// Match the subcommand words; the index in `positionals` after them.
+fn match_subcommand(words: &[Text], positionals: &[Positional<'_>]) -> Option<usize> {
+    let mut i = 0usize;
+    for w in words {
+        loop {
+            let p = positionals.get(i)?;
+            if w.split('|').any(|alt| alt == p.text) {
+                i += 1;
+                break;
+            }
+            // A flag's value may sit between the program and its subcommand
+            // (`git -C dir push`, `kubectl -n prod delete`): skip it.
+            if p.after_flag {
+                i += 1;
+                continue;
+            }
+            return None;
+        }
+    }
+    Some(i)
+}
+
+/// Whether a structured condition holds for a command.
+pub(crate) fn command_matches(rule: &Rule, m: &CommandMatch, view: &CommandView<'_>) -> bool {
+    let cmd = view.cmd;
+    if view.help {
+        return false;
+    }
+    if !m.program.is_empty() && !m.program.iter().any(|p| p.as_ref() == cmd.program) {
+        return false;
+    }
+    if let Some(p) = m.privileged
+        && p != cmd.privileged
+    {
+        return false;
+    }
+    if let Some(r) = m.remote
+        && r != cmd.remote.is_some()
+    {
+        return false;
+    }
+    if !m.stdin_from.is_empty()
+        && !view
+            .stdin_program
+            .is_some_and(|sp| m.stdin_from.iter().any(|p| p.as_ref() == sp))
+    {
+        return false;
+    }
+    if !m.flags_all.iter().all(|f| view.has_flag(f)) {
+        return false;
+    }
+    if !m.flags_any.is_empty() && !m.flags_any.iter().any(|f| view.has_flag(f)) {
+        return false;
+    }
+    if m.flags_none.iter().any(|f| view.has_flag(f)) {
+        return false;
+    }
+    let Some(start) = match_subcommand(&m.subcommand, &view.positionals) else {
+        return false;
+    };
+    let rest = view.positionals.get(start..).unwrap_or(&[]);
+    if m.args_any.is_empty()
+        && m.args_all.is_empty()
+        && m.args_none.is_empty()
+        && m.args_first.is_empty()
+        && m.args_last.is_empty()
+        && m.redirect_to.is_empty()
+    {
+        return true;
+    }
+    let c = rule.compiled();
+    let any = |preds: &[CPred], w: &str| preds.iter().any(|p| p.matches(w));
+    let kept: Vec<&str> = rest
+        .iter()
+        .map(|p| p.text)
+        .filter(|t| !any(&c.args_except, t))
+        .collect();
+    if !c.args_any.is_empty() && !kept.iter().any(|t| any(&c.args_any, t)) {
+        return false;
+    }
+    if !c.args_all.is_empty() && (kept.is_empty() || !kept.iter().all(|t| any(&c.args_all, t))) {
+        return false;
+    }
+    if !c.args_none.is_empty() && kept.iter().any(|t| any(&c.args_none, t)) {
+        return false;
+    }
+    if !c.args_first.is_empty() && !rest.first().is_some_and(|p| any(&c.args_first, p.text)) {
+        return false;
+    }
+    if !c.args_last.is_empty() && !rest.last().is_some_and(|p| any(&c.args_last, p.text)) {
+        return false;
+    }
+    if !c.redirect_to.is_empty() && !view.write_targets.iter().any(|t| any(&c.redirect_to, t)) {
+        return false;
+    }
+    true
+}
+
+/// What a rule matched.
+#[derive(Debug, Clone)]
+pub(crate) enum Hit {
+    /// A structured rule or a canonical pattern on the command at this view index.
+    Command(usize),
+    /// A raw pattern, span in the source.
+    Raw((usize, usize)),
+}
+
+/// Evaluate a rule of any kind against one command view (raw patterns are not evaluated here).
+pub(crate) fn rule_matches_command(rule: &Rule, view: &CommandView<'_>) -> Option<Hit> {
+    match &rule.matcher {
+        Matcher::Command(m) => command_matches(rule, m, view).then_some(Hit::Command(view.index)),
+        Matcher::Pattern(p) if p.on == crate::rule::Target::Canonical => {
+            if view.help {
+                return None;
+            }
+            let pat = rule.compiled().pattern.as_ref()?;
+            pat.find(&view.canonical).map(|_| Hit::Command(view.index))
+        }
+        Matcher::Pattern(_) => None,
+    }
+}
+
+/// Evaluate a raw pattern rule against the source text.
+pub(crate) fn rule_matches_raw(rule: &Rule, source: &str) -> Option<Hit> {
+    match &rule.matcher {
+        Matcher::Pattern(p) if p.on == crate::rule::Target::Raw => {
+            let pat = rule.compiled().pattern.as_ref()?;
+            pat.find(source).map(Hit::Raw)
+        }
+        _ => None,
+    }
+}
+
+/// Whether `rule` triggers anywhere in `parsed` (for example tests).
+pub(crate) fn rule_triggers(rule: &Rule, parsed: &ParsedCommand) -> bool {
+    if rule_matches_raw(rule, &parsed.source).is_some() {
+        return true;
+    }
+    parsed
+        .commands
+        .iter()
+        .enumerate()
+        .any(|(i, c)| rule_matches_command(rule, &CommandView::new(parsed, i, c)).is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_and_wildcards() {
+        assert!(flag_matches("--force", "--force"));
+        assert!(flag_matches("--force", "--force=yes"));
+        assert!(!flag_matches("--force", "--force-with-lease"));
+        assert!(flag_matches(
+            "--force-with-lease*",
+            "--force-with-lease=main"
+        ));
+        assert!(flag_matches("--prune=now", "--prune=now"));
+        assert!(!flag_matches("--prune=now", "--prune=2.weeks"));
+        assert!(wildcard(b"a*b*c", b"axxbyyc") && !wildcard(b"a*b", b"axxc"));
+    }
+
+    #[test]
+    fn redirect_kinds() {
+        assert!(is_write_redirect(">", "/etc/passwd"));
+        assert!(is_write_redirect("&>", "log"));
+        assert!(!is_write_redirect(">&", "1"));
+        assert!(!is_write_redirect("2>&", "1"));
+        assert!(!is_write_redirect("<", "in"));
+    }
+
+    #[test]
+    fn subcommand_skips_flag_values() {
+        let pos = |v: &[(&'static str, bool)]| -> Vec<Positional<'static>> {
+            v.iter()
+                .map(|&(text, after_flag)| Positional { text, after_flag })
+                .collect()
+        };
+        let words: Vec<Text> = vec!["push".into()];
+        assert_eq!(
+            match_subcommand(&words, &pos(&[("/repo", true), ("push", false)])),
+            Some(2)
+        );
+        assert_eq!(
+            match_subcommand(&words, &pos(&[("commit", false), ("push", false)])),
+            None
+        );
+        let words: Vec<Text> = vec!["stash".into(), "drop|clear".into()];
+        assert_eq!(
+            match_subcommand(&words, &pos(&[("stash", false), ("clear", false)])),
+            Some(2)
+        );
+    }
+}

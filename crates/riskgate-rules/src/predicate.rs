@@ -1,0 +1,250 @@
+//! Compiled predicates: argument and redirect-target predicates (`exact:`, `glob:`, `re:`) and a
+//! pattern rule's regex, compiled once per rule on first use.
+//!
+//! Globs that are literal, `DIR/**`, `PREFIX*` or `*SUFFIX` are answered by string comparisons
+//! with globset's semantics (`literal_separator`); only the rest compile a glob matcher. Regexes
+//! use the `regex` crate only (linear time), on bytes with Unicode classes off.
+
+use regex::bytes::{Regex, RegexBuilder};
+
+use crate::rule::{Matcher, PatternKind, Pred, Text};
+
+/// Size limit for one compiled regex (and a regex set's lazy DFA).
+pub(crate) const REGEX_SIZE_LIMIT: usize = 8 * (1 << 20);
+/// Lazy DFA cache size for regexes and regex sets (DESIGN.md: the default makes large sets slow).
+pub(crate) const DFA_SIZE_LIMIT: usize = 64 * (1 << 20);
+
+/// Compile a rule regex the way every rule regex is compiled.
+pub(crate) fn compile_regex(re: &str) -> Result<Regex, String> {
+    RegexBuilder::new(re)
+        .unicode(false)
+        .size_limit(REGEX_SIZE_LIMIT)
+        .dfa_size_limit(DFA_SIZE_LIMIT)
+        .build()
+        .map_err(|e| {
+            e.to_string()
+                .lines()
+                .last()
+                .unwrap_or("invalid regex")
+                .trim()
+                .to_string()
+        })
+}
+
+/// A compiled argument predicate.
+#[derive(Debug, Clone)]
+pub(crate) enum CPred {
+    /// Equal to the text.
+    Exact(Text),
+    /// Starts with the text (`DIR/**` → `DIR/`).
+    Under(String),
+    /// Starts with the prefix and the rest has no `/` (`PREFIX*`).
+    PrefixNoSep(String),
+    /// Ends with the suffix and the rest has no `/` (`*SUFFIX`).
+    SuffixNoSep(String),
+    /// A general glob.
+    Glob(globset::GlobMatcher),
+    /// A regex search.
+    Regex(Regex),
+    /// Could not be compiled: never matches (reported by lint).
+    Never,
+}
+
+const GLOB_META: &[char] = &['*', '?', '[', ']', '{', '}', '\\'];
+
+fn has_meta(s: &str) -> bool {
+    s.contains(GLOB_META)
+}
+
+impl CPred {
+    pub(crate) fn compile(p: &Pred) -> Result<CPred, String> {
+        match p {
+            Pred::Exact(t) => Ok(CPred::Exact(t.clone())),
+            Pred::Regex(r) => compile_regex(r).map(CPred::Regex),
+            Pred::Glob(g) => Ok(compile_glob(g)?),
+        }
+    }
+
+    /// Whether `word` satisfies the predicate.
+    pub(crate) fn matches(&self, word: &str) -> bool {
+        match self {
+            CPred::Exact(t) => word == t.as_ref(),
+            CPred::Under(p) => word.starts_with(p.as_str()),
+            CPred::PrefixNoSep(p) => word
+                .strip_prefix(p.as_str())
+                .is_some_and(|rest| !rest.contains('/')),
+            CPred::SuffixNoSep(s) => word
+                .strip_suffix(s.as_str())
+                .is_some_and(|rest| !rest.contains('/')),
+            CPred::Glob(m) => m.is_match(word),
+            CPred::Regex(r) => r.is_match(word.as_bytes()),
+            CPred::Never => false,
+        }
+    }
+}
+
+fn compile_glob(g: &str) -> Result<CPred, String> {
+    if !has_meta(g) {
+        return Ok(CPred::Exact(Text::Owned(g.to_string())));
+    }
+    if let Some(dir) = g.strip_suffix("/**")
+        && !has_meta(dir)
+    {
+        return Ok(CPred::Under(format!("{dir}/")));
+    }
+    if let Some(prefix) = g.strip_suffix('*')
+        && !has_meta(prefix)
+    {
+        return Ok(CPred::PrefixNoSep(prefix.to_string()));
+    }
+    if let Some(suffix) = g.strip_prefix('*')
+        && !has_meta(suffix)
+    {
+        return Ok(CPred::SuffixNoSep(suffix.to_string()));
+    }
+    globset::GlobBuilder::new(g)
+        .literal_separator(true)
+        .build()
+        .map(|glob| CPred::Glob(glob.compile_matcher()))
+        .map_err(|e| e.to_string())
+}
+
+/// A pattern rule's compiled text matcher.
+#[derive(Debug, Clone)]
+pub(crate) enum CPattern {
+    /// The whole text equals this.
+    Exact(Text),
+    /// A regex search.
+    Regex(Regex),
+}
+
+impl CPattern {
+    /// The span of the first match in `hay`.
+    pub(crate) fn find(&self, hay: &str) -> Option<(usize, usize)> {
+        match self {
+            CPattern::Exact(t) => (hay == t.as_ref()).then_some((0, hay.len())),
+            CPattern::Regex(r) => r.find(hay.as_bytes()).map(|m| (m.start(), m.end())),
+        }
+    }
+}
+
+/// Everything of a rule that needs compiling.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CompiledRule {
+    pub(crate) args_any: Vec<CPred>,
+    pub(crate) args_all: Vec<CPred>,
+    pub(crate) args_none: Vec<CPred>,
+    pub(crate) args_except: Vec<CPred>,
+    pub(crate) args_first: Vec<CPred>,
+    pub(crate) args_last: Vec<CPred>,
+    pub(crate) redirect_to: Vec<CPred>,
+    pub(crate) pattern: Option<CPattern>,
+    /// Compilation errors (the failing predicate never matches; lint reports these).
+    pub(crate) errors: Vec<String>,
+}
+
+impl CompiledRule {
+    pub(crate) fn compile(m: &Matcher) -> CompiledRule {
+        let mut out = CompiledRule::default();
+        match m {
+            Matcher::Command(c) => {
+                out.args_any = compile_list(&c.args_any, "args_any", &mut out.errors);
+                out.args_all = compile_list(&c.args_all, "args_all", &mut out.errors);
+                out.args_none = compile_list(&c.args_none, "args_none", &mut out.errors);
+                out.args_except = compile_list(&c.args_except, "args_except", &mut out.errors);
+                out.args_first = compile_list(&c.args_first, "args_first", &mut out.errors);
+                out.args_last = compile_list(&c.args_last, "args_last", &mut out.errors);
+                out.redirect_to = compile_list(&c.redirect_to, "redirect_to", &mut out.errors);
+            }
+            Matcher::Pattern(p) => {
+                out.pattern = match p.kind {
+                    PatternKind::Exact => Some(CPattern::Exact(p.text.clone())),
+                    PatternKind::Regex | PatternKind::Glob => match compile_regex(&p.regex) {
+                        Ok(r) => Some(CPattern::Regex(r)),
+                        Err(e) => {
+                            out.errors
+                                .push(format!("invalid pattern `{}`: {e}", p.text));
+                            None
+                        }
+                    },
+                };
+            }
+        }
+        out
+    }
+}
+
+fn compile_list(preds: &[Pred], key: &str, errors: &mut Vec<String>) -> Vec<CPred> {
+    preds
+        .iter()
+        .map(|p| {
+            CPred::compile(p).unwrap_or_else(|e| {
+                errors.push(format!("`{key}`: invalid predicate `{}`: {e}", p.to_spec()));
+                CPred::Never
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn glob_agrees(pattern: &str, words: &[&str]) {
+        let fast = compile_glob(pattern).unwrap();
+        let slow = globset::GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .build()
+            .unwrap()
+            .compile_matcher();
+        for w in words {
+            assert_eq!(
+                fast.matches(w),
+                slow.is_match(w),
+                "glob `{pattern}` on `{w}` differs from globset"
+            );
+        }
+    }
+
+    #[test]
+    fn glob_fast_paths_agree_with_globset() {
+        let words = [
+            "/",
+            "/etc",
+            "/etc/",
+            "/etc/passwd",
+            "/etc/a/b",
+            "etc",
+            "~",
+            "~/",
+            "~/.ssh/id_rsa",
+            "/*",
+            "a.txt",
+            "dir/a.txt",
+            "/home/u",
+            "node_modules",
+            "",
+        ];
+        for p in [
+            "/",
+            "/etc/**",
+            "/etc/*",
+            "~/*",
+            "*.txt",
+            "/home/*",
+            "*",
+            "~/.ssh/**",
+        ] {
+            glob_agrees(p, &words);
+        }
+    }
+
+    #[test]
+    fn regex_and_exact_predicates() {
+        let r = CPred::compile(&Pred::Regex("^/dev/sd[a-z]$".into())).unwrap();
+        assert!(r.matches("/dev/sda") && !r.matches("/dev/sda1"));
+        let e = CPred::compile(&Pred::Exact("/".into())).unwrap();
+        assert!(e.matches("/") && !e.matches("/tmp"));
+        assert!(CPred::compile(&Pred::Regex("(".into())).is_err());
+    }
+}
