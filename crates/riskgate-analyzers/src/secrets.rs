@@ -103,6 +103,19 @@ pub fn find_secrets(text: &str) -> Vec<SecretMatch> {
     out
 }
 
+/// `text` with every secret replaced by its redacted form.
+pub fn redact_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for m in find_secrets(text) {
+        out.push_str(text.get(last..m.start).unwrap_or(""));
+        out.push_str(&format!("[REDACTED {}: {}]", m.kind, m.redacted));
+        last = m.end;
+    }
+    out.push_str(text.get(last..).unwrap_or(""));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

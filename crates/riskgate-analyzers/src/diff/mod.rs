@@ -148,7 +148,8 @@ pub struct ChangeSetReport {
     pub files: Vec<FileSummary>,
     /// Every criterion that fired, C first.
     pub criteria: Vec<Criterion>,
-    /// The same as an assessment (one finding per criterion), for the gate and the audit log.
+    /// The same as an assessment (one finding per criterion), for the gate and the audit log;
+    /// its `input` is the diff with secrets redacted.
     pub assessment: Assessment,
 }
 
@@ -222,7 +223,8 @@ pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
             Finding::new("changeset.small", RiskLevel::Low, 25, format!("Small, reversible change ({n} file{})", if n == 1 { "" } else { "s" }))
         });
     }
-    let mut assessment = Assessment::from_findings(ActionKind::ChangeSet, text, findings);
+    // the input is kept for the gate and the audit log, with secrets redacted
+    let mut assessment = Assessment::from_findings(ActionKind::ChangeSet, crate::secrets::redact_text(text), findings);
     if parsed.incomplete {
         assessment.mark_degraded();
     }
