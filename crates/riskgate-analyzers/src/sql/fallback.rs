@@ -45,6 +45,7 @@ static PATTERNS: LazyLock<Vec<Pat>> = LazyLock::new(|| {
         pat(r"\bINSERT\b", || Rating::new("sql.insert", Low, "Inserts rows", true, true)),
         pat(r"\bCREATE\b", || Rating::new("sql.create", Low, "Creates a database object", true, false)),
         pat(r"^\s*\(?\s*(?:SELECT|SHOW|EXPLAIN|DESCRIBE|DESC|WITH|VALUES|TABLE)\b", || Rating::new("sql.select", Safe, "Reads data", true, false)),
+        pat(r"^\s*(?:PRAGMA|VACUUM|ANALYZE|ATTACH)\b", || Rating::new("sql.maintenance", Low, "Maintenance or session statement", true, false)),
         pat(r"^\s*(?:BEGIN|COMMIT|ROLLBACK|START|SET|USE|SAVEPOINT|RELEASE)\b", || Rating::new("sql.session", Safe, "Session or transaction control", true, false)),
     ]
     .into_iter()
