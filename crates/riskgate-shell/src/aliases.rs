@@ -1178,6 +1178,20 @@ pub(crate) static SPECS: &[Entry] = &[
     ),
     (
         "docker-compose|docker compose|podman-compose",
+        "exec|run",
+        &[
+            "-d --detach",
+            "-T --no-TTY",
+            "--rm",
+            "--privileged",
+            "-u --user => --user=",
+            "-w --workdir => --workdir=",
+            "-e --env => --env=",
+            "!stop",
+        ],
+    ),
+    (
+        "docker-compose|docker compose|podman-compose",
         "down",
         &[
             "-v --volumes",
@@ -1698,6 +1712,11 @@ pub(crate) static NO_CLUSTER: &[&str] = &[
     "terraform",
     "tofu",
     "terragrunt",
+    // HashiCorp tools parse flags with Go's `flag` package: `-purge`, `-recurse` are one flag.
+    "nomad",
+    "consul",
+    "vault",
+    "packer",
     "openssl",
     "ffmpeg",
     "ffprobe",

@@ -181,21 +181,19 @@ pub(crate) fn canonical_args(program: &str, args: &[Word]) -> Vec<Word> {
     let mut args_v: Vec<Word>;
     let mut args = args;
     // Old-style tar: `tar xzf a.tgz` → `tar -xzf a.tgz`.
-    if program == "tar" {
-        if let Some(first) = args.first() {
-            if !first.dynamic
-                && !first.text.starts_with('-')
-                && first.text.chars().all(|c| c.is_ascii_alphabetic())
-                && first.text.contains(['c', 't', 'x', 'r', 'u'])
-            {
-                args_v = args.to_vec();
-                args_v[0] = Word {
-                    text: format!("-{}", first.text),
-                    dynamic: false,
-                };
-                args = &args_v;
-            }
-        }
+    if program == "tar"
+        && let Some(first) = args.first()
+        && !first.dynamic
+        && !first.text.starts_with('-')
+        && first.text.chars().all(|c| c.is_ascii_alphabetic())
+        && first.text.contains(['c', 't', 'x', 'r', 'u'])
+    {
+        args_v = args.to_vec();
+        args_v[0] = Word {
+            text: format!("-{}", first.text),
+            dynamic: false,
+        };
+        args = &args_v;
     }
 
     let mut i = 0;
@@ -272,8 +270,9 @@ pub(crate) fn canonical_args(program: &str, args: &[Word]) -> Vec<Word> {
                 continue;
             }
             let body = &text[1..];
+            let chmod_mode = program == "chmod" && body.chars().all(|c| "rwxXst".contains(c));
             let is_cluster = !no_cluster
-                && !(program == "chmod" && body.chars().all(|c| "rwxXst".contains(c)))
+                && !chmod_mode
                 && body.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
                 && cluster_shape(body, |c| {
                     lookup_short(c).is_some_and(|o| o.arity != Arity::None)

@@ -275,21 +275,21 @@ impl Norm<'_> {
             }
         }
         // `bash <(curl …)`, `source <(wget -O- …)`: a process substitution run as a script.
-        if unwrap::is_shell(&program) || program == "source" {
-            if let Some(w) = p.argv.iter().skip(1).find(|w| w.feed.subst) {
-                if let Some(d) = w.feed.downloader {
-                    self.signal(Signal::DownloadToShell {
-                        downloader: d,
-                        shell: idx,
-                    });
-                }
-                if let Some(d) = w.feed.decoder {
-                    self.signal(Signal::EncodedToShell {
-                        decoder: d,
-                        shell: idx,
-                        decoded: false,
-                    });
-                }
+        if (unwrap::is_shell(&program) || program == "source")
+            && let Some(w) = p.argv.iter().skip(1).find(|w| w.feed.subst)
+        {
+            if let Some(d) = w.feed.downloader {
+                self.signal(Signal::DownloadToShell {
+                    downloader: d,
+                    shell: idx,
+                });
+            }
+            if let Some(d) = w.feed.decoder {
+                self.signal(Signal::EncodedToShell {
+                    decoder: d,
+                    shell: idx,
+                    decoded: false,
+                });
             }
         }
     }

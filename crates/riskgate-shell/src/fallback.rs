@@ -70,10 +70,8 @@ pub(crate) fn split(text: &str) -> Vec<Vec<RawCommand>> {
                     continue;
                 }
                 end_cmd(&mut cmd, &mut pipeline);
-                if !pipe {
-                    if !pipeline.is_empty() {
-                        pipelines.push(std::mem::take(&mut pipeline));
-                    }
+                if !pipe && !pipeline.is_empty() {
+                    pipelines.push(std::mem::take(&mut pipeline));
                 }
                 i += if both { 2 } else { 1 };
             }

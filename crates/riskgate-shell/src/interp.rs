@@ -68,10 +68,10 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
             }
         }
         "deno" => {
-            if argv.get(1).is_some_and(|w| w.text == "eval") {
-                if let Some(w) = argv.iter().skip(2).find(|w| !w.text.starts_with('-')) {
-                    parts.push((w.text.clone(), !w.dynamic));
-                }
+            if argv.get(1).is_some_and(|w| w.text == "eval")
+                && let Some(w) = argv.iter().skip(2).find(|w| !w.text.starts_with('-'))
+            {
+                parts.push((w.text.clone(), !w.dynamic));
             }
         }
         "node" | "nodejs" | "bun" => {

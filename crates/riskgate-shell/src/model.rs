@@ -132,9 +132,24 @@ impl SimpleCommand {
         s
     }
 
-    /// True when the canonical args contain `flag` (e.g. `--force`).
+    /// True when the canonical args contain `flag` (e.g. `--force`), alone or with a value
+    /// (`--grace-period` matches `--grace-period=0`: value-taking options canonicalize to one
+    /// `NAME=VALUE` word).
     pub fn has_flag(&self, flag: &str) -> bool {
-        self.args.iter().any(|a| a.text == flag)
+        self.args.iter().any(|a| {
+            a.text == flag
+                || a.text
+                    .strip_prefix(flag)
+                    .is_some_and(|r| r.starts_with('='))
+        })
+    }
+
+    /// The value of a value-taking option (`flag_value("--namespace")` on
+    /// `kubectl -n prod …` is `Some("prod")`). The first occurrence wins.
+    pub fn flag_value(&self, flag: &str) -> Option<&str> {
+        self.args
+            .iter()
+            .find_map(|a| a.text.strip_prefix(flag).and_then(|r| r.strip_prefix('=')))
     }
 
     /// Positional (non-flag) arguments, in order.
@@ -142,6 +157,32 @@ impl SimpleCommand {
         self.args
             .iter()
             .filter(|a| !a.text.starts_with('-') || a.text == "-")
+    }
+
+    /// The first `n` positionals: the subcommand path of programs that have subcommands
+    /// (`git -C /r push -f` → `["push"]`; `docker system prune` with n=2 →
+    /// `["system", "prune"]`). Global options never appear here (they are moved after the
+    /// subcommand during canonicalization).
+    pub fn subcommand_path(&self, n: usize) -> Vec<&str> {
+        self.positionals()
+            .take(n)
+            .map(|w| w.text.as_str())
+            .collect()
+    }
+
+    /// The canonical args as text.
+    pub fn arg_texts(&self) -> Vec<&str> {
+        self.args.iter().map(|w| w.text.as_str()).collect()
+    }
+
+    /// The wrapper names, outermost first (`["sudo", "bash -c"]`).
+    pub fn wrapper_names(&self) -> Vec<&str> {
+        self.wrappers.iter().map(|w| w.name.as_str()).collect()
+    }
+
+    /// True when a wrapper named `name` was unwrapped to reach this command.
+    pub fn wrapped_by(&self, name: &str) -> bool {
+        self.wrappers.iter().any(|w| w.name == name)
     }
 }
 

@@ -223,7 +223,7 @@ fn transform(c: &SimpleCommand, input: &str) -> Option<String> {
 
 fn hex_decode(h: &str) -> Option<Vec<u8>> {
     let b = h.as_bytes();
-    if b.len() % 2 != 0 {
+    if !b.len().is_multiple_of(2) {
         return None;
     }
     b.chunks(2)

@@ -566,7 +566,8 @@ fn peel_prefix(prog: &str, spec: &Prefix, argv: &[XWord]) -> Option<Peeled> {
     let no_command = opts.iter().any(|w| {
         let t = opt_name(w.text());
         spec.no_command.contains(&t)
-            || (!t.starts_with("--")
+            || (t.starts_with('-')
+                && !t.starts_with("--")
                 && t.len() > 2
                 && spec
                     .no_command
@@ -650,13 +651,13 @@ fn peel_env(argv: &[XWord]) -> Option<Peeled> {
             }
             opts.push(w.clone());
             i += 1;
-            if let Some(k) = body.find(['u', 'C']) {
-                if k + 1 == body.len() {
-                    if let Some(v) = argv.get(i) {
-                        opts.push(v.clone());
-                    }
-                    i += 1;
+            if let Some(k) = body.find(['u', 'C'])
+                && k + 1 == body.len()
+            {
+                if let Some(v) = argv.get(i) {
+                    opts.push(v.clone());
                 }
+                i += 1;
             }
             continue;
         }

