@@ -7,10 +7,12 @@
 //!    "denied_patterns":   [{"pattern": "terraform destroy*", "node_type": null, "denied_at": "…"}]}}
 //! ```
 //!
-//! - Every other key of the file is kept as it is; so are entries riskgate cannot read.
+//! - Every other key of the file keeps its place and its exact text; so do entries riskgate
+//!   cannot read ([`doc`]).
 //! - Patterns are normalized (templates `${x}` / `$x` → `*`); `*` matches everything; an
 //!   approval's star does not cross command separators ([`crate::pattern`]). `node_type` is an
-//!   [`ActionKind`] name (`command`, `sql` …; `shell` means `command`); absent or `*` means any.
+//!   [`riskgate_model::ActionKind`] name (`command`, `sql` …; `shell` means `command`); absent
+//!   or `*` means any kind.
 //! - Expired approvals are ignored (and removed by [`ApprovalStore::prune`]); `expires_at: null`
 //!   never expires.
 //! - Loaded lazily, on the first question. A malformed entry is skipped with a warning. A file
@@ -18,95 +20,28 @@
 //!   `settings.json.corrupt-<time>` on the next write, which starts a fresh file.
 //! - Writes: lock `settings.json.lock`, re-read, merge, write atomically ([`crate::atomic`]).
 
+mod doc;
+mod entry;
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use riskgate_model::{Action, ActionKind};
-use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use crate::atomic::{self, DEFAULT_LOCK_WAIT, FileLock};
 use crate::clock;
 use crate::error::StoreError;
-use crate::pattern::{MatchMode, Pattern, normalize_pattern};
+use crate::pattern::normalize_pattern;
+use doc::{RawObject, quote, raw, render_list};
+use entry::{entry_key, parse_entry};
+
+pub use entry::{Entry, Snapshot};
 
 const ROOT: &str = "risk_acceptance";
 const APPROVED: &str = "approved_patterns";
 const DENIED: &str = "denied_patterns";
-
-/// One readable entry of `approved_patterns` or `denied_patterns`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Entry {
-    /// The normalized pattern.
-    pub pattern: String,
-    /// The action kind it applies to (`None`: any).
-    pub kind: Option<String>,
-    /// When it was approved or denied (RFC 3339), if recorded.
-    pub at: Option<String>,
-    /// When an approval expires (RFC 3339); `None`: never (and always for denials).
-    pub expires_at: Option<String>,
-    /// True when the approval has expired.
-    pub expired: bool,
-    #[serde(skip)]
-    compiled: Option<Pattern>,
-    #[serde(skip)]
-    expires: Option<OffsetDateTime>,
-}
-
-impl Entry {
-    fn applies_to(&self, kind: ActionKind) -> bool {
-        match self.kind.as_deref() {
-            None | Some("*") | Some("") => true,
-            Some("shell") | Some("bash") => kind == ActionKind::Command,
-            Some(k) => k.eq_ignore_ascii_case(kind.as_str()),
-        }
-    }
-
-    fn matches(&self, action: &Action, subject: &str) -> bool {
-        self.applies_to(action.kind())
-            && self
-                .compiled
-                .as_ref()
-                .is_some_and(|p| p.matches(subject, action.kind()))
-    }
-
-    /// A one-line description: `` `pattern` (command, expires 2024-02-14T10:30:00Z)``.
-    pub fn describe(&self) -> String {
-        let kind = self.kind.as_deref().unwrap_or("any kind");
-        match &self.expires_at {
-            Some(e) => format!("`{}` ({kind}, expires {e})", self.pattern),
-            None => format!("`{}` ({kind})", self.pattern),
-        }
-    }
-}
-
-/// What the file holds, as read.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Snapshot {
-    /// Approved patterns, expired ones included (flagged).
-    pub approved: Vec<Entry>,
-    /// Denied patterns.
-    pub denied: Vec<Entry>,
-    /// Skipped entries and unreadable files.
-    pub warnings: Vec<String>,
-}
-
-impl Snapshot {
-    /// The first unexpired approval matching `action`.
-    pub fn approval_for(&self, action: &Action) -> Option<&Entry> {
-        let subject = action.subject();
-        self.approved
-            .iter()
-            .find(|e| !e.expired && e.matches(action, &subject))
-    }
-
-    /// The first denial matching `action`.
-    pub fn denial_for(&self, action: &Action) -> Option<&Entry> {
-        let subject = action.subject();
-        self.denied.iter().find(|e| e.matches(action, &subject))
-    }
-}
 
 /// The approvals store at one `settings.json`.
 #[derive(Debug)]
@@ -116,6 +51,17 @@ pub struct ApprovalStore {
     fixed_now: Option<OffsetDateTime>,
     cache: Option<Snapshot>,
 }
+
+/// The result of a write.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Update {
+    /// Entries replaced or removed.
+    pub changed: usize,
+    /// What had to be repaired on the way (a corrupt file moved aside …).
+    pub warnings: Vec<String>,
+}
+
+type Lists = (Vec<Box<RawValue>>, Vec<Box<RawValue>>);
 
 impl ApprovalStore {
     /// A store at `path` (nothing is read until asked).
@@ -178,16 +124,15 @@ impl ApprovalStore {
                 };
             }
         };
-        let root = match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(m)) => m,
-            Ok(_) => return corrupt_snapshot(&name, "the top level is not a JSON object".into()),
+        let root = match RawObject::parse(&text) {
+            Ok(o) => o,
             Err(e) => return corrupt_snapshot(&name, e.to_string()),
         };
         let mut snap = Snapshot::default();
         let Some(ra) = root.get(ROOT) else {
             return snap;
         };
-        let Some(ra) = ra.as_object() else {
+        let Ok(ra) = serde_json::from_str::<serde_json::Map<String, Value>>(ra.get()) else {
             snap.warnings
                 .push(format!("{name}: `{ROOT}` is not an object; ignored"));
             return snap;
@@ -224,13 +169,14 @@ impl ApprovalStore {
         let pattern = checked(pattern)?;
         let now = self.now();
         let expires = days.map(|d| now + time::Duration::days(i64::from(d)));
-        let entry = json!({
+        let entry = raw(json!({
             "pattern": pattern,
             "node_type": kind,
             "approved_at": clock::format(now),
             "expires_at": expires.map(clock::format),
-        });
-        self.update(|approved, denied| {
+        })
+        .to_string());
+        self.update(|(approved, denied)| {
             let removed =
                 remove_same(approved, &pattern, kind) + remove_same(denied, &pattern, kind);
             approved.push(entry);
@@ -241,12 +187,13 @@ impl ApprovalStore {
     /// Deny `pattern` for `kind` (`None`: any). Removes the same approval.
     pub fn deny(&mut self, pattern: &str, kind: Option<&str>) -> Result<Update, StoreError> {
         let pattern = checked(pattern)?;
-        let entry = json!({
+        let entry = raw(json!({
             "pattern": pattern,
             "node_type": kind,
             "denied_at": clock::format(self.now()),
-        });
-        self.update(|approved, denied| {
+        })
+        .to_string());
+        self.update(|(approved, denied)| {
             let removed =
                 remove_same(approved, &pattern, kind) + remove_same(denied, &pattern, kind);
             denied.push(entry);
@@ -258,26 +205,29 @@ impl ApprovalStore {
     /// `changed` is the number of entries removed.
     pub fn revoke(&mut self, pattern: &str, kind: Option<&str>) -> Result<Update, StoreError> {
         let pattern = checked(pattern)?;
-        self.update(|approved, denied| {
-            let any = |list: &mut Vec<Value>| {
+        self.update(|(approved, denied)| {
+            let mut removed = 0;
+            for list in [approved, denied] {
                 let before = list.len();
-                list.retain(|v| {
-                    let (p, k) = entry_key(v);
-                    !(p.as_deref() == Some(pattern.as_str())
-                        && (kind.is_none() || k.as_deref() == kind))
+                list.retain(|r| match candidate_key(r, &pattern) {
+                    Some((p, k)) => !(p == pattern && (kind.is_none() || k.as_deref() == kind)),
+                    None => true,
                 });
-                before - list.len()
-            };
-            any(approved) + any(denied)
+                removed += before - list.len();
+            }
+            removed
         })
     }
 
     /// Remove expired approvals. `changed` is the number removed.
     pub fn prune(&mut self) -> Result<Update, StoreError> {
         let now = self.now();
-        self.update(|approved, _| {
+        self.update(|(approved, _)| {
             let before = approved.len();
-            approved.retain(|v| !matches!(parse_entry(v, false, now), Ok(e) if e.expired));
+            approved.retain(|r| {
+                let v: Value = serde_json::from_str(r.get()).unwrap_or(Value::Null);
+                !matches!(parse_entry(&v, false, now), Ok(e) if e.expired)
+            });
             before - approved.len()
         })
     }
@@ -285,65 +235,40 @@ impl ApprovalStore {
     /// Lock, re-read, let `f` change the two lists, write atomically.
     fn update<F>(&mut self, f: F) -> Result<Update, StoreError>
     where
-        F: FnOnce(&mut Vec<Value>, &mut Vec<Value>) -> usize,
+        F: FnOnce(&mut Lists) -> usize,
     {
         self.cache = None;
-        let io = |what: &'static str, path: &Path| {
-            let path = path.to_path_buf();
-            move |e| StoreError::Io {
-                what,
-                path,
-                source: e,
-            }
-        };
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            crate::paths::ensure_private_dir(dir).map_err(io("cannot create directory", dir))?;
+            crate::paths::ensure_private_dir(dir).map_err(|e| StoreError::Io {
+                what: "cannot create directory",
+                path: dir.to_path_buf(),
+                source: e,
+            })?;
         }
         let _lock = FileLock::acquire(&atomic::lock_path(&self.path), self.lock_wait)?;
         let mut warnings = Vec::new();
-        let mut root = match std::fs::read_to_string(&self.path) {
-            Ok(text) => match serde_json::from_str::<Value>(&text) {
-                Ok(Value::Object(m)) => m,
-                other => {
-                    let why = match other {
-                        Err(e) => e.to_string(),
-                        Ok(_) => "the top level is not a JSON object".to_string(),
-                    };
-                    let backup = backup_path(&self.path, self.now());
-                    std::fs::rename(&self.path, &backup)
-                        .map_err(io("cannot move aside", &self.path))?;
-                    warnings.push(format!(
-                        "{} was not valid ({why}); moved it to {} and started a fresh one",
-                        self.path.display(),
-                        backup.display()
-                    ));
-                    Map::new()
-                }
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Map::new(),
-            Err(e) => return Err(io("cannot read", &self.path)(e)),
+        let mut root = self.read_for_update(&mut warnings)?;
+        let mut ra = match root.get(ROOT).map(|r| RawObject::parse(r.get())) {
+            None => RawObject::default(),
+            Some(Ok(o)) => o,
+            Some(Err(_)) => {
+                let backup = self.backup_copy()?;
+                warnings.push(format!(
+                    "`{ROOT}` was not an object; reset it (old file kept as {})",
+                    backup.display()
+                ));
+                RawObject::default()
+            }
         };
-        let ra = root.entry(ROOT).or_insert_with(|| json!({}));
-        if !ra.is_object() {
-            let backup = self.backup_copy()?;
-            warnings.push(format!(
-                "`{ROOT}` was not an object; reset it (old file kept as {})",
-                backup.display()
-            ));
-            *ra = json!({});
-        }
-        let Some(ra) = ra.as_object_mut() else {
-            return Err(StoreError::Invalid(format!(
-                "{}: `{ROOT}` unusable",
-                self.path.display()
-            )));
-        };
-        let mut lists = [Vec::new(), Vec::new()];
-        for (slot, name) in lists.iter_mut().zip([APPROVED, DENIED]) {
-            match ra.remove(name) {
+        let mut lists: Lists = (Vec::new(), Vec::new());
+        for (name, slot) in [(APPROVED, &mut lists.0), (DENIED, &mut lists.1)] {
+            match ra
+                .get(name)
+                .map(|r| serde_json::from_str::<Vec<Box<RawValue>>>(r.get()))
+            {
                 None => {}
-                Some(Value::Array(items)) => *slot = items,
-                Some(_) => {
+                Some(Ok(items)) => *slot = items,
+                Some(Err(_)) => {
                     let backup = self.backup_copy()?;
                     warnings.push(format!(
                         "`{ROOT}.{name}` was not a list; reset it (old file kept as {})",
@@ -352,18 +277,46 @@ impl ApprovalStore {
                 }
             }
         }
-        let [mut approved, mut denied] = lists;
-        let changed = f(&mut approved, &mut denied);
-        ra.insert(APPROVED.into(), Value::Array(approved));
-        ra.insert(DENIED.into(), Value::Array(denied));
-        let mut bytes =
-            serde_json::to_vec_pretty(&Value::Object(root)).map_err(|e| StoreError::Encode {
-                path: self.path.clone(),
-                message: e.to_string(),
-            })?;
-        bytes.push(b'\n');
-        atomic::write_atomic(&self.path, &bytes)?;
+        let changed = f(&mut lists);
+        ra.set(APPROVED, raw(render_list(&lists.0, 4)));
+        ra.set(DENIED, raw(render_list(&lists.1, 4)));
+        root.set(ROOT, raw(ra.render(2)));
+        let mut text = root.render(0);
+        text.push('\n');
+        atomic::write_atomic(&self.path, text.as_bytes())?;
         Ok(Update { changed, warnings })
+    }
+
+    /// The file as an object; a corrupt one is moved aside (and a warning said).
+    fn read_for_update(&self, warnings: &mut Vec<String>) -> Result<RawObject, StoreError> {
+        let text = match std::fs::read_to_string(&self.path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(RawObject::default()),
+            Err(e) => {
+                return Err(StoreError::Io {
+                    what: "cannot read",
+                    path: self.path.clone(),
+                    source: e,
+                });
+            }
+        };
+        match RawObject::parse(&text) {
+            Ok(o) => Ok(o),
+            Err(e) => {
+                let backup = backup_path(&self.path, self.now());
+                std::fs::rename(&self.path, &backup).map_err(|err| StoreError::Io {
+                    what: "cannot move aside",
+                    path: self.path.clone(),
+                    source: err,
+                })?;
+                warnings.push(format!(
+                    "{} was not valid JSON ({e}); moved it to {} and started a fresh one",
+                    self.path.display(),
+                    backup.display()
+                ));
+                Ok(RawObject::default())
+            }
+        }
     }
 
     fn backup_copy(&self) -> Result<PathBuf, StoreError> {
@@ -375,15 +328,6 @@ impl ApprovalStore {
         })?;
         Ok(backup)
     }
-}
-
-/// The result of a write.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Update {
-    /// Entries replaced or removed.
-    pub changed: usize,
-    /// What had to be repaired on the way (a corrupt file moved aside …).
-    pub warnings: Vec<String>,
 }
 
 fn checked(pattern: &str) -> Result<String, StoreError> {
@@ -417,103 +361,41 @@ fn backup_path(path: &Path, now: OffsetDateTime) -> PathBuf {
     candidate
 }
 
-/// (normalized pattern, node_type) of a raw entry.
-fn entry_key(v: &Value) -> (Option<String>, Option<String>) {
-    match v {
-        Value::String(s) => (Some(normalize_pattern(s)), None),
-        Value::Object(m) => (
-            m.get("pattern")
-                .and_then(Value::as_str)
-                .map(normalize_pattern),
-            m.get("node_type")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        ),
-        _ => (None, None),
+/// The (normalized pattern, node_type) of a raw entry that may have pattern `pattern`; `None`
+/// when its text shows it cannot (the cheap test that keeps writes fast on big files).
+fn candidate_key(r: &RawValue, pattern: &str) -> Option<(String, Option<String>)> {
+    let text = r.get();
+    let literal = quote(pattern);
+    let inner = literal
+        .get(1..literal.len().saturating_sub(1))
+        .unwrap_or(&literal);
+    let maybe = text.contains(inner)
+        || text.contains('$')
+        || text.contains("  ")
+        || text.contains("**")
+        || text.contains("\\t")
+        || text.contains("\\n");
+    if !maybe {
+        return None;
+    }
+    let v: Value = serde_json::from_str(text).ok()?;
+    match entry_key(&v) {
+        (Some(p), k) => Some((p, k)),
+        _ => None,
     }
 }
 
-fn remove_same(list: &mut Vec<Value>, pattern: &str, kind: Option<&str>) -> usize {
+fn remove_same(list: &mut Vec<Box<RawValue>>, pattern: &str, kind: Option<&str>) -> usize {
     let before = list.len();
-    list.retain(|v| entry_key(v) != (Some(pattern.to_string()), kind.map(str::to_string)));
+    list.retain(|r| {
+        candidate_key(r, pattern).is_none_or(|(p, k)| !(p == pattern && k.as_deref() == kind))
+    });
     before - list.len()
-}
-
-fn parse_entry(v: &Value, denied: bool, now: OffsetDateTime) -> Result<Entry, String> {
-    let mode = if denied {
-        MatchMode::WholeIgnoreCase
-    } else {
-        MatchMode::Whole
-    };
-    let (pattern, kind, at, expires_at) = match v {
-        Value::String(s) => (s.clone(), None, None, None),
-        Value::Object(m) => {
-            let pattern = match m.get("pattern") {
-                Some(Value::String(s)) => s.clone(),
-                Some(_) => return Err("`pattern` is not a string".into()),
-                None => return Err("no `pattern`".into()),
-            };
-            let text = |k: &str| -> Result<Option<String>, String> {
-                match m.get(k) {
-                    None | Some(Value::Null) => Ok(None),
-                    Some(Value::String(s)) => Ok(Some(s.clone())),
-                    Some(_) => Err(format!("`{k}` is not a string")),
-                }
-            };
-            let at = text(if denied { "denied_at" } else { "approved_at" })?;
-            (pattern, text("node_type")?, at, text("expires_at")?)
-        }
-        _ => return Err("not a pattern string or an object".into()),
-    };
-    let normalized = normalize_pattern(&pattern);
-    if normalized.is_empty() {
-        return Err("empty `pattern`".into());
-    }
-    if let Some(a) = &at
-        && clock::parse(a).is_none()
-    {
-        return Err(format!("`{a}` is not an RFC 3339 time"));
-    }
-    let expires = match &expires_at {
-        Some(e) => Some(
-            clock::parse(e).ok_or_else(|| format!("expires_at `{e}` is not an RFC 3339 time"))?,
-        ),
-        None => None,
-    };
-    Ok(Entry {
-        compiled: Some(Pattern::new(&normalized, mode)),
-        pattern: normalized,
-        kind,
-        at,
-        expired: !denied && expires.is_some_and(|e| e <= now),
-        expires_at: if denied { None } else { expires_at },
-        expires,
-    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn parse_entry_variants() {
-        let now = clock::parse("2024-01-20T00:00:00Z").unwrap();
-        let e = parse_entry(&json!("sudo rm -rf ${path}"), false, now).unwrap();
-        assert_eq!(e.pattern, "sudo rm -rf *");
-        assert!(!e.expired);
-        let e = parse_entry(
-            &json!({"pattern": "x", "node_type": "shell", "approved_at": "2024-01-01T00:00:00Z", "expires_at": "2024-01-10T00:00:00Z"}),
-            false,
-            now,
-        )
-        .unwrap();
-        assert!(e.expired);
-        assert!(e.applies_to(ActionKind::Command) && !e.applies_to(ActionKind::Sql));
-        assert!(parse_entry(&json!({"pattern": 3}), false, now).is_err());
-        assert!(parse_entry(&json!({"pattern": "x", "expires_at": "soon"}), false, now).is_err());
-        assert!(parse_entry(&json!(42), false, now).is_err());
-        assert!(parse_entry(&json!({"pattern": "  "}), false, now).is_err());
-    }
 
     #[test]
     fn backup_names_do_not_collide() {
@@ -528,5 +410,17 @@ mod tests {
         std::fs::write(&a, "x").unwrap();
         let b = backup_path(&p, now);
         assert!(b.to_string_lossy().ends_with("-1"));
+    }
+
+    #[test]
+    fn candidates_are_found_through_templates_and_spacing() {
+        let r = raw(r#"{"pattern": "sudo rm -rf ${path}", "node_type": "command"}"#.into());
+        assert_eq!(
+            candidate_key(&r, "sudo rm -rf *"),
+            Some(("sudo rm -rf *".into(), Some("command".into())))
+        );
+        let r = raw(r#"{"pattern":"git push","node_type":null}"#.into());
+        assert_eq!(candidate_key(&r, "git pull"), None);
+        assert!(candidate_key(&r, "git push").is_some());
     }
 }
