@@ -47,7 +47,9 @@ impl fmt::Display for Environment {
 
 /// An environment name that is not known.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown environment `{0}` (expected development, test, staging or production; also dev, ci, stage, prod)")]
+#[error(
+    "unknown environment `{0}` (expected development, test, staging or production; also dev, ci, stage, prod)"
+)]
 pub struct ParseEnvironmentError(pub String);
 
 impl FromStr for Environment {

@@ -10,7 +10,11 @@ pub fn render_assessment(a: &Assessment) -> String {
         a.level,
         a.score,
         if a.reversible { "" } else { ", irreversible" },
-        if a.degraded { ", not fully analyzed" } else { "" }
+        if a.degraded {
+            ", not fully analyzed"
+        } else {
+            ""
+        }
     );
     if a.findings.is_empty() {
         out.push_str("  nothing risky found\n");
@@ -30,7 +34,12 @@ pub fn render_assessment(a: &Assessment) -> String {
                 loc.push_str(&line.to_string());
             }
         }
-        out.push_str(&format!("  {:<8} {:<24} {}", f.level.as_str(), f.rule_id, f.description));
+        out.push_str(&format!(
+            "  {:<8} {:<24} {}",
+            f.level.as_str(),
+            f.rule_id,
+            f.description
+        ));
         if !loc.is_empty() {
             out.push_str(&format!("  [{loc}]"));
         }

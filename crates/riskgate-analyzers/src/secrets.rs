@@ -33,43 +33,162 @@ struct Shape {
 
 static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
     let specs: [(&str, &str, &str, usize); 16] = [
-        ("aws-access-key-id", "AWS access key id", r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b", 0),
-        ("aws-secret-access-key", "AWS secret access key", r#"(?i)aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#, 1),
-        ("github-token", "GitHub token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b", 0),
-        ("github-token", "GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{22,}\b", 0),
-        ("gitlab-token", "GitLab personal access token", r"\bglpat-[A-Za-z0-9_-]{20}\b", 0),
-        ("slack-token", "Slack token", r"\bxox[abposre]-[A-Za-z0-9-]{10,}", 0),
-        ("slack-webhook", "Slack webhook URL", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+", 0),
-        ("stripe-key", "Stripe live secret key", r"\b(?:sk|rk)_live_[0-9a-zA-Z]{20,}\b", 0),
-        ("private-key", "Private key block", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----", 0),
-        ("google-api-key", "Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b", 0),
-        ("openai-key", "OpenAI API key", r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-proj-[A-Za-z0-9_-]{40,}", 0),
-        ("anthropic-key", "Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{32,}", 0),
-        ("npm-token", "npm access token", r"\bnpm_[A-Za-z0-9]{36}\b", 0),
-        ("jwt", "JSON Web Token", r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}", 0),
-        ("generic-assignment", "Hardcoded password or secret", r#"(?i)\b(?:password|passwd|pwd|secret|secret_key|api_key|apikey|api_token|access_token|auth_token|client_secret|private_key|db_pass(?:word)?)\b["']?\s*(?::|=|:=|=>)\s*["']([^"'\s]{6,})["']"#, 1),
-        ("generic-assignment", "Hardcoded password or secret", r#"(?m)^\s*(?:export\s+)?[A-Za-z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Za-z0-9_]*\s*[=:]\s*([^\s#'"]{6,})"#, 1),
+        (
+            "aws-access-key-id",
+            "AWS access key id",
+            r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
+            0,
+        ),
+        (
+            "aws-secret-access-key",
+            "AWS secret access key",
+            r#"(?i)aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
+            1,
+        ),
+        (
+            "github-token",
+            "GitHub token",
+            r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b",
+            0,
+        ),
+        (
+            "github-token",
+            "GitHub fine-grained token",
+            r"\bgithub_pat_[A-Za-z0-9_]{22,}\b",
+            0,
+        ),
+        (
+            "gitlab-token",
+            "GitLab personal access token",
+            r"\bglpat-[A-Za-z0-9_-]{20}\b",
+            0,
+        ),
+        (
+            "slack-token",
+            "Slack token",
+            r"\bxox[abposre]-[A-Za-z0-9-]{10,}",
+            0,
+        ),
+        (
+            "slack-webhook",
+            "Slack webhook URL",
+            r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
+            0,
+        ),
+        (
+            "stripe-key",
+            "Stripe live secret key",
+            r"\b(?:sk|rk)_live_[0-9a-zA-Z]{20,}\b",
+            0,
+        ),
+        (
+            "private-key",
+            "Private key block",
+            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
+            0,
+        ),
+        (
+            "google-api-key",
+            "Google API key",
+            r"\bAIza[0-9A-Za-z_-]{35}\b",
+            0,
+        ),
+        (
+            "openai-key",
+            "OpenAI API key",
+            r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-proj-[A-Za-z0-9_-]{40,}",
+            0,
+        ),
+        (
+            "anthropic-key",
+            "Anthropic API key",
+            r"\bsk-ant-[A-Za-z0-9_-]{32,}",
+            0,
+        ),
+        (
+            "npm-token",
+            "npm access token",
+            r"\bnpm_[A-Za-z0-9]{36}\b",
+            0,
+        ),
+        (
+            "jwt",
+            "JSON Web Token",
+            r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
+            0,
+        ),
+        (
+            "generic-assignment",
+            "Hardcoded password or secret",
+            r#"(?i)\b(?:password|passwd|pwd|secret|secret_key|api_key|apikey|api_token|access_token|auth_token|client_secret|private_key|db_pass(?:word)?)\b["']?\s*(?::|=|:=|=>)\s*["']([^"'\s]{6,})["']"#,
+            1,
+        ),
+        (
+            "generic-assignment",
+            "Hardcoded password or secret",
+            r#"(?m)^\s*(?:export\s+)?[A-Za-z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Za-z0-9_]*\s*[=:]\s*([^\s#'"]{6,})"#,
+            1,
+        ),
     ];
     specs
         .into_iter()
-        .filter_map(|(kind, description, pat, group)| Regex::new(pat).ok().map(|re| Shape { kind, description, re, group }))
+        .filter_map(|(kind, description, pat, group)| {
+            Regex::new(pat).ok().map(|re| Shape {
+                kind,
+                description,
+                re,
+                group,
+            })
+        })
         .collect()
 });
 
 /// Values that are obviously not secrets.
 fn is_placeholder(v: &str) -> bool {
     let l = v.to_ascii_lowercase();
-    if v.contains("${") || v.contains("{{") || v.contains('<') || v.contains("%(") || v.starts_with('$') || v.contains("process.env") || v.contains("os.environ") || v.contains("getenv") {
+    if v.contains("${")
+        || v.contains("{{")
+        || v.contains('<')
+        || v.contains("%(")
+        || v.starts_with('$')
+        || v.contains("process.env")
+        || v.contains("os.environ")
+        || v.contains("getenv")
+    {
         return true;
     }
-    if l.chars().all(|c| c == 'x' || c == '*' || c == '.' || c == '-' || c == '_' || c == '#') {
+    if l.chars()
+        .all(|c| c == 'x' || c == '*' || c == '.' || c == '-' || c == '_' || c == '#')
+    {
         return true;
     }
     const WORDS: [&str; 22] = [
-        "changeme", "change_me", "change-me", "your_", "your-", "yourpassword", "example", "placeholder", "dummy", "redacted",
-        "replace", "insert", "todo", "fixme", "sample", "none", "null", "undefined", "password", "secret", "<", "notset",
+        "changeme",
+        "change_me",
+        "change-me",
+        "your_",
+        "your-",
+        "yourpassword",
+        "example",
+        "placeholder",
+        "dummy",
+        "redacted",
+        "replace",
+        "insert",
+        "todo",
+        "fixme",
+        "sample",
+        "none",
+        "null",
+        "undefined",
+        "password",
+        "secret",
+        "<",
+        "notset",
     ];
-    WORDS.iter().any(|w| l.starts_with(w) || l == *w) || l.ends_with("_here") || l.contains("example")
+    WORDS.iter().any(|w| l.starts_with(w) || l == *w)
+        || l.ends_with("_here")
+        || l.contains("example")
 }
 
 /// Hide all but the first four characters.
@@ -83,7 +202,9 @@ pub fn find_secrets(text: &str) -> Vec<SecretMatch> {
     let mut out: Vec<SecretMatch> = Vec::new();
     for shape in SHAPES.iter() {
         for caps in shape.re.captures_iter(text) {
-            let Some(m) = caps.get(shape.group) else { continue };
+            let Some(m) = caps.get(shape.group) else {
+                continue;
+            };
             if shape.kind == "generic-assignment" && is_placeholder(m.as_str()) {
                 continue;
             }
@@ -126,13 +247,34 @@ mod tests {
 
     #[test]
     fn well_known_shapes() {
-        assert_eq!(kinds("key = AKIAIOSFODNN7EXAMPLE"), vec!["aws-access-key-id"]);
-        assert_eq!(kinds("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"), vec!["aws-secret-access-key"]);
-        assert_eq!(kinds("token: ghp_abcdefghijklmnopqrstuvwxyz0123456789"), vec!["github-token"]);
-        assert_eq!(kinds("-----BEGIN OPENSSH PRIVATE KEY-----"), vec!["private-key"]);
-        assert_eq!(kinds("STRIPE=sk_live_abcdefghijklmnopqrstuvwx"), vec!["stripe-key"]);
-        assert_eq!(kinds("password = \"hunter2hunter2\""), vec!["generic-assignment"]);
-        assert_eq!(kinds("DB_PASSWORD=s3cr3t-v4lue"), vec!["generic-assignment"]);
+        assert_eq!(
+            kinds("key = AKIAIOSFODNN7EXAMPLE"),
+            vec!["aws-access-key-id"]
+        );
+        assert_eq!(
+            kinds("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            vec!["aws-secret-access-key"]
+        );
+        assert_eq!(
+            kinds("token: ghp_abcdefghijklmnopqrstuvwxyz0123456789"),
+            vec!["github-token"]
+        );
+        assert_eq!(
+            kinds("-----BEGIN OPENSSH PRIVATE KEY-----"),
+            vec!["private-key"]
+        );
+        assert_eq!(
+            kinds("STRIPE=sk_live_abcdefghijklmnopqrstuvwx"),
+            vec!["stripe-key"]
+        );
+        assert_eq!(
+            kinds("password = \"hunter2hunter2\""),
+            vec!["generic-assignment"]
+        );
+        assert_eq!(
+            kinds("DB_PASSWORD=s3cr3t-v4lue"),
+            vec!["generic-assignment"]
+        );
     }
 
     #[test]
@@ -147,6 +289,9 @@ mod tests {
     #[test]
     fn redaction_hides_the_value() {
         let m = find_secrets("AKIAIOSFODNN7EXAMPLE");
-        assert_eq!(m.first().map(|m| m.redacted.as_str()), Some("AKIA… (20 chars)"));
+        assert_eq!(
+            m.first().map(|m| m.redacted.as_str()),
+            Some("AKIA… (20 chars)")
+        );
     }
 }

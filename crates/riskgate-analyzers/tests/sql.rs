@@ -1,7 +1,9 @@
 //! SQL statements rated by kind, WHERE clause, dialect and environment; Redis and Mongo.
 
 use riskgate_analyzers::Environment;
-use riskgate_analyzers::sql::{Dialect, SqlOptions, analyze_sql, assess_mongo, assess_redis, assess_sql, sql_findings};
+use riskgate_analyzers::sql::{
+    Dialect, SqlOptions, analyze_sql, assess_mongo, assess_redis, assess_sql, sql_findings,
+};
 use riskgate_model::RiskLevel::{self, Critical, High, Low, Medium, Safe};
 
 fn level(sql: &str) -> RiskLevel {
@@ -9,10 +11,15 @@ fn level(sql: &str) -> RiskLevel {
 }
 
 fn rule(sql: &str) -> String {
-    sql_findings(sql, Dialect::Generic, &SqlOptions::default()).first().map(|f| f.rule_id.clone()).unwrap_or_default()
+    sql_findings(sql, Dialect::Generic, &SqlOptions::default())
+        .first()
+        .map(|f| f.rule_id.clone())
+        .unwrap_or_default()
 }
 
-const PROD: SqlOptions = SqlOptions { environment: Environment::Production };
+const PROD: SqlOptions = SqlOptions {
+    environment: Environment::Production,
+};
 
 #[test]
 fn levels_by_statement_kind() {
@@ -24,10 +31,26 @@ fn levels_by_statement_kind() {
         ("DELETE FROM users", High, "sql.delete-all"),
         ("UPDATE users SET active = false", High, "sql.update-all"),
         ("DELETE FROM users WHERE id = 42", Medium, "sql.delete"),
-        ("UPDATE users SET name = 'x' WHERE id = 42", Medium, "sql.update"),
-        ("ALTER TABLE users DROP COLUMN email", High, "sql.drop-column"),
-        ("ALTER TABLE users ADD COLUMN age INT", Medium, "sql.alter-table"),
-        ("ALTER TABLE users OWNER TO mallory", High, "sql.alter-owner"),
+        (
+            "UPDATE users SET name = 'x' WHERE id = 42",
+            Medium,
+            "sql.update",
+        ),
+        (
+            "ALTER TABLE users DROP COLUMN email",
+            High,
+            "sql.drop-column",
+        ),
+        (
+            "ALTER TABLE users ADD COLUMN age INT",
+            Medium,
+            "sql.alter-table",
+        ),
+        (
+            "ALTER TABLE users OWNER TO mallory",
+            High,
+            "sql.alter-owner",
+        ),
         ("GRANT ALL PRIVILEGES ON users TO alice", High, "sql.grant"),
         ("REVOKE SELECT ON users FROM bob", High, "sql.revoke"),
         ("CREATE USER eve WITH PASSWORD 'x'", High, "sql.user-admin"),
@@ -58,33 +81,77 @@ fn tautological_where_is_no_where() {
     ] {
         assert_eq!(level(sql), High, "{sql}");
     }
-    for sql in ["DELETE FROM users WHERE 1=0 OR id = 3", "DELETE FROM users WHERE id = 1 AND 1=1", "DELETE FROM users WHERE name = 'a'"] {
+    for sql in [
+        "DELETE FROM users WHERE 1=0 OR id = 3",
+        "DELETE FROM users WHERE id = 1 AND 1=1",
+        "DELETE FROM users WHERE name = 'a'",
+    ] {
         assert_eq!(level(sql), Medium, "{sql}");
     }
 }
 
 #[test]
 fn production_writes_are_one_level_higher() {
-    assert_eq!(assess_sql("UPDATE users SET balance = 0 WHERE id = 7", Dialect::Postgres, &PROD).level, High);
-    assert_eq!(assess_sql("DELETE FROM users", Dialect::Postgres, &PROD).level, Critical);
-    assert_eq!(assess_sql("INSERT INTO t VALUES (1)", Dialect::Postgres, &PROD).level, Medium);
-    assert_eq!(assess_sql("SELECT * FROM users", Dialect::Postgres, &PROD).level, Safe);
-    assert_eq!(assess_sql("GRANT SELECT ON t TO x", Dialect::Postgres, &PROD).level, High);
+    assert_eq!(
+        assess_sql(
+            "UPDATE users SET balance = 0 WHERE id = 7",
+            Dialect::Postgres,
+            &PROD
+        )
+        .level,
+        High
+    );
+    assert_eq!(
+        assess_sql("DELETE FROM users", Dialect::Postgres, &PROD).level,
+        Critical
+    );
+    assert_eq!(
+        assess_sql("INSERT INTO t VALUES (1)", Dialect::Postgres, &PROD).level,
+        Medium
+    );
+    assert_eq!(
+        assess_sql("SELECT * FROM users", Dialect::Postgres, &PROD).level,
+        Safe
+    );
+    assert_eq!(
+        assess_sql("GRANT SELECT ON t TO x", Dialect::Postgres, &PROD).level,
+        High
+    );
 }
 
 #[test]
 fn multiple_statements_each_rated_with_spans() {
-    let text = "SELECT 1;\n-- DROP DATABASE x;\nDELETE FROM orders WHERE id = 3;\nDROP TABLE sessions;";
+    let text =
+        "SELECT 1;\n-- DROP DATABASE x;\nDELETE FROM orders WHERE id = 3;\nDROP TABLE sessions;";
     let r = analyze_sql(text, Dialect::Postgres, &SqlOptions::default());
     assert_eq!(r.statements.len(), 3);
-    assert_eq!(r.statements.iter().map(|s| s.line).collect::<Vec<_>>(), vec![1, 3, 4]);
-    assert_eq!(r.statements.iter().map(|s| s.level).collect::<Vec<_>>(), vec![Safe, Medium, High]);
+    assert_eq!(
+        r.statements.iter().map(|s| s.line).collect::<Vec<_>>(),
+        vec![1, 3, 4]
+    );
+    assert_eq!(
+        r.statements.iter().map(|s| s.level).collect::<Vec<_>>(),
+        vec![Safe, Medium, High]
+    );
     let s = &r.statements[2];
     assert_eq!(&text[s.span.start..s.span.end], "DROP TABLE sessions");
     assert_eq!(r.assessment.level, High);
-    assert!(r.assessment.affected_resources.contains(&"table:sessions".to_string()));
-    assert!(r.assessment.affected_resources.contains(&"table:orders".to_string()));
-    let f = r.assessment.findings.iter().find(|f| f.rule_id == "sql.drop-table").expect("drop");
+    assert!(
+        r.assessment
+            .affected_resources
+            .contains(&"table:sessions".to_string())
+    );
+    assert!(
+        r.assessment
+            .affected_resources
+            .contains(&"table:orders".to_string())
+    );
+    let f = r
+        .assessment
+        .findings
+        .iter()
+        .find(|f| f.rule_id == "sql.drop-table")
+        .expect("drop");
     assert_eq!(f.location.as_ref().and_then(|l| l.line), Some(4));
     assert_eq!(f.matched.as_deref(), Some("DROP TABLE sessions"));
     assert!(!r.assessment.degraded);
@@ -95,34 +162,87 @@ fn multiple_statements_each_rated_with_spans() {
 fn strings_and_comments_do_not_count() {
     assert_eq!(level("SELECT 'DROP DATABASE prod; --' AS x"), Safe);
     assert_eq!(level("/* DELETE FROM users */ SELECT 1"), Safe);
-    assert_eq!(level("INSERT INTO notes (body) VALUES ('TRUNCATE everything')"), Low);
+    assert_eq!(
+        level("INSERT INTO notes (body) VALUES ('TRUNCATE everything')"),
+        Low
+    );
 }
 
 #[test]
 fn dialects() {
     let o = SqlOptions::default();
-    assert_eq!(assess_sql("DELETE FROM `users`", Dialect::MySql, &o).level, High);
-    assert_eq!(assess_sql("CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql", Dialect::Postgres, &o).level, Medium);
-    assert_eq!(assess_sql("COPY t TO PROGRAM 'curl x | sh'", Dialect::Postgres, &o).level, Critical);
-    assert_eq!(assess_sql("PRAGMA foreign_keys = 1", Dialect::Sqlite, &o).level, Low);
-    assert_eq!(assess_sql("PRAGMA writable_schema = 1", Dialect::Sqlite, &o).level, Medium);
+    assert_eq!(
+        assess_sql("DELETE FROM `users`", Dialect::MySql, &o).level,
+        High
+    );
+    assert_eq!(
+        assess_sql(
+            "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1; $$ LANGUAGE sql",
+            Dialect::Postgres,
+            &o
+        )
+        .level,
+        Medium
+    );
+    assert_eq!(
+        assess_sql("COPY t TO PROGRAM 'curl x | sh'", Dialect::Postgres, &o).level,
+        Critical
+    );
+    assert_eq!(
+        assess_sql("PRAGMA foreign_keys = 1", Dialect::Sqlite, &o).level,
+        Low
+    );
+    assert_eq!(
+        assess_sql("PRAGMA writable_schema = 1", Dialect::Sqlite, &o).level,
+        Medium
+    );
     assert_eq!("postgresql".parse::<Dialect>(), Ok(Dialect::Postgres));
     assert!("oracle9".parse::<Dialect>().is_err());
-    assert_eq!(assess_sql("EXPLAIN ANALYZE DELETE FROM users", Dialect::Postgres, &o).level, High);
-    assert_eq!(assess_sql("WITH d AS (SELECT 1) DELETE FROM users", Dialect::Postgres, &o).level, High);
+    assert_eq!(
+        assess_sql("EXPLAIN ANALYZE DELETE FROM users", Dialect::Postgres, &o).level,
+        High
+    );
+    assert_eq!(
+        assess_sql(
+            "WITH d AS (SELECT 1) DELETE FROM users",
+            Dialect::Postgres,
+            &o
+        )
+        .level,
+        High
+    );
 }
 
 #[test]
 fn unparseable_sql_falls_back_to_keywords_and_is_degraded() {
-    let r = assess_sql("DELETE FROM users WHERE (((", Dialect::Generic, &SqlOptions::default());
+    let r = assess_sql(
+        "DELETE FROM users WHERE (((",
+        Dialect::Generic,
+        &SqlOptions::default(),
+    );
     assert!(r.degraded && r.level >= Medium);
     let r = assess_sql("SHUTDOWN", Dialect::MySql, &SqlOptions::default());
     assert!(r.degraded && r.level == High, "{:?}", r.findings);
-    let r = assess_sql("FROB NICATE 'DROP TABLE x'", Dialect::Generic, &SqlOptions::default());
-    assert!(r.degraded && r.level == Medium && r.rule_ids() == vec!["sql.unparsed"], "{:?}", r.findings);
-    let r = assess_sql("SELECT 'unterminated", Dialect::Generic, &SqlOptions::default());
+    let r = assess_sql(
+        "FROB NICATE 'DROP TABLE x'",
+        Dialect::Generic,
+        &SqlOptions::default(),
+    );
+    assert!(
+        r.degraded && r.level == Medium && r.rule_ids() == vec!["sql.unparsed"],
+        "{:?}",
+        r.findings
+    );
+    let r = assess_sql(
+        "SELECT 'unterminated",
+        Dialect::Generic,
+        &SqlOptions::default(),
+    );
     assert!(r.degraded);
-    assert_eq!(assess_sql("", Dialect::Generic, &SqlOptions::default()).level, Safe);
+    assert_eq!(
+        assess_sql("", Dialect::Generic, &SqlOptions::default()).level,
+        Safe
+    );
     let deep = format!("SELECT {}1{}", "(".repeat(5000), ")".repeat(5000));
     assert!(assess_sql(&deep, Dialect::Generic, &SqlOptions::default()).level >= Safe);
 }
@@ -141,7 +261,13 @@ fn redis_and_mongo() {
     assert_eq!(assess_mongo("db.orders.drop()", &o).level, High);
     assert_eq!(assess_mongo("db.orders.deleteMany({})", &o).level, High);
     assert_eq!(assess_mongo("db.orders.remove({})", &o).level, High);
-    assert_eq!(assess_mongo("db.getCollection('orders').deleteMany({status: 'old'})", &o).level, Medium);
+    assert_eq!(
+        assess_mongo("db.getCollection('orders').deleteMany({status: 'old'})", &o).level,
+        Medium
+    );
     assert_eq!(assess_mongo("db.orders.find({}).limit(5)", &o).level, Safe);
-    assert_eq!(assess_mongo("db.createUser({user: 'x', pwd: 'y', roles: ['root']})", &o).level, High);
+    assert_eq!(
+        assess_mongo("db.createUser({user: 'x', pwd: 'y', roles: ['root']})", &o).level,
+        High
+    );
 }

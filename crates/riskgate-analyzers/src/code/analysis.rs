@@ -98,7 +98,8 @@ pub struct Call {
 impl Call {
     /// True when the call's name, or one of its candidates, is one of `names`.
     pub fn is(&self, names: &[&str]) -> bool {
-        names.contains(&self.name.as_str()) || self.candidates.iter().any(|c| names.contains(&c.as_str()))
+        names.contains(&self.name.as_str())
+            || self.candidates.iter().any(|c| names.contains(&c.as_str()))
     }
 
     /// True when the name or a candidate starts with `prefix`.
@@ -113,7 +114,9 @@ impl Call {
 
     /// The keyword argument `name`.
     pub fn kwarg(&self, name: &str) -> Option<&Arg> {
-        self.args.iter().find(|a| a.keyword.as_deref() == Some(name))
+        self.args
+            .iter()
+            .find(|a| a.keyword.as_deref() == Some(name))
     }
 
     /// The `i`-th positional argument, or else the keyword argument `name`.
@@ -277,7 +280,11 @@ impl Analysis {
         };
         match language {
             Language::Python | Language::Js => {
-                let lexed = if language == Language::Python { lex_python::lex(code) } else { lex_js::lex(code) };
+                let lexed = if language == Language::Python {
+                    lex_python::lex(code)
+                } else {
+                    lex_js::lex(code)
+                };
                 a.inert = lexed.inert.clone();
                 a.incomplete = lexed.incomplete;
                 calls::collect(&lexed.tokens, language, code, &mut a);
@@ -300,7 +307,10 @@ impl Analysis {
                         });
                         let mut text = shell_words::join_argv(&cmd.words);
                         for (op, target) in &cmd.redirects {
-                            text.push_str(&format!(" {op} {}", shell_words::join_argv(std::slice::from_ref(target))));
+                            text.push_str(&format!(
+                                " {op} {}",
+                                shell_words::join_argv(std::slice::from_ref(target))
+                            ));
                         }
                         if cmd.piped {
                             text.insert_str(0, "| ");
@@ -315,7 +325,12 @@ impl Analysis {
                         });
                     }
                     for body in cmd.heredocs {
-                        a.strings.push(StringLit { value: body, dynamic: false, span: Span::new(0, code.len()), line });
+                        a.strings.push(StringLit {
+                            value: body,
+                            dynamic: false,
+                            span: Span::new(0, code.len()),
+                            line,
+                        });
                     }
                 }
             }
@@ -339,7 +354,8 @@ impl Analysis {
             }
         }
         // blanking whole UTF-8 sequences keeps this valid UTF-8 except when a span cuts one
-        String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 }
 
@@ -356,7 +372,12 @@ fn shell_comment_spans(code: &str) -> Vec<(usize, usize)> {
             (Some(_), _) => {}
             (None, b'\\') => i += 1,
             (None, b'\'' | b'"') => quote = Some(b),
-            (None, b'#') if i == 0 || bytes.get(i - 1).is_some_and(|p| p.is_ascii_whitespace() || *p == b';') => {
+            (None, b'#')
+                if i == 0
+                    || bytes
+                        .get(i - 1)
+                        .is_some_and(|p| p.is_ascii_whitespace() || *p == b';') =>
+            {
                 let start = i;
                 while bytes.get(i).is_some_and(|c| *c != b'\n') {
                     i += 1;
@@ -382,7 +403,10 @@ pub fn detect_language(code: &str) -> Language {
         if shebang.contains("node") || shebang.contains("deno") || shebang.contains("bun") {
             return Language::Js;
         }
-        if ["sh", "bash", "zsh", "dash", "ksh"].iter().any(|s| shebang.ends_with(s) || shebang.contains(&format!("{s} "))) {
+        if ["sh", "bash", "zsh", "dash", "ksh"]
+            .iter()
+            .any(|s| shebang.ends_with(s) || shebang.contains(&format!("{s} ")))
+        {
             return Language::Sh;
         }
     }
@@ -391,32 +415,97 @@ pub fn detect_language(code: &str) -> Language {
     let mut sh = 0i32;
     for line in code.lines().take(400) {
         let t = line.trim_start();
-        if t.starts_with("import ") && !t.contains(" from ") && !t.contains('\'') && !t.contains('"') {
+        if t.starts_with("import ")
+            && !t.contains(" from ")
+            && !t.contains('\'')
+            && !t.contains('"')
+        {
             py += 2;
         }
         if t.starts_with("from ") && t.contains(" import ") {
             py += 3;
         }
-        if t.starts_with("def ") || t.starts_with("elif ") || t.ends_with(':') && (t.starts_with("if ") || t.starts_with("for ") || t.starts_with("with ") || t.starts_with("class ")) {
+        if t.starts_with("def ")
+            || t.starts_with("elif ")
+            || t.ends_with(':')
+                && (t.starts_with("if ")
+                    || t.starts_with("for ")
+                    || t.starts_with("with ")
+                    || t.starts_with("class "))
+        {
             py += 2;
         }
         if t.starts_with("print(") || t.contains("self.") || t.contains("__name__") {
             py += 1;
         }
-        if t.starts_with("const ") || t.starts_with("let ") || t.starts_with("var ") || t.starts_with("function ") || t.starts_with("export ") {
+        if t.starts_with("const ")
+            || t.starts_with("let ")
+            || t.starts_with("var ")
+            || t.starts_with("function ")
+            || t.starts_with("export ")
+        {
             js += 2;
         }
-        if t.contains("require(") || t.contains("=>") || t.contains("console.") || t.contains("===") || t.ends_with(';') || t.contains(" from '") || t.contains(" from \"") {
+        if t.contains("require(")
+            || t.contains("=>")
+            || t.contains("console.")
+            || t.contains("===")
+            || t.ends_with(';')
+            || t.contains(" from '")
+            || t.contains(" from \"")
+        {
             js += 1;
         }
         if t.starts_with("#") && !t.starts_with("#!") {
             py += 0;
         }
         let first_word = t.split_whitespace().next().unwrap_or("");
-        if ["sudo", "rm", "cd", "ls", "echo", "export", "apt-get", "apt", "git", "curl", "wget", "chmod", "chown", "mkdir", "cp", "mv", "cat", "npm", "pip", "docker", "kubectl", "make", "yum", "brew", "tar", "dd", "mkfs", "systemctl", "fi", "then", "done", "do", "esac"].contains(&first_word) && !t.contains('(') {
+        if [
+            "sudo",
+            "rm",
+            "cd",
+            "ls",
+            "echo",
+            "export",
+            "apt-get",
+            "apt",
+            "git",
+            "curl",
+            "wget",
+            "chmod",
+            "chown",
+            "mkdir",
+            "cp",
+            "mv",
+            "cat",
+            "npm",
+            "pip",
+            "docker",
+            "kubectl",
+            "make",
+            "yum",
+            "brew",
+            "tar",
+            "dd",
+            "mkfs",
+            "systemctl",
+            "fi",
+            "then",
+            "done",
+            "do",
+            "esac",
+        ]
+        .contains(&first_word)
+            && !t.contains('(')
+        {
             sh += 2;
         }
-        if t.contains(" && ") || t.contains(" | ") || t.contains("$(") || t.starts_with("[[") || t.contains("${") && !t.contains('`') {
+        if t.contains(" && ")
+            || t.contains(" | ")
+            || t.contains("$(")
+            || t.starts_with("[[")
+            || t.contains("${") && !t.contains('`')
+        {
             sh += 1;
         }
     }

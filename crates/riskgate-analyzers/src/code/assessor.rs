@@ -4,7 +4,9 @@
 
 use std::fmt;
 
-use riskgate_model::{Action, ActionKind, Assessment, Finding, Language, Location, MAX_RESOURCES, RiskLevel, Span};
+use riskgate_model::{
+    Action, ActionKind, Assessment, Finding, Language, Location, MAX_RESOURCES, RiskLevel, Span,
+};
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{Analysis, detect_language};
@@ -33,7 +35,11 @@ fn default_action() -> String {
 impl CodeAction {
     /// A code action in `language` (None: guess).
     pub fn new(code: impl Into<String>, language: Option<Language>) -> CodeAction {
-        CodeAction { action_type: default_action(), code: code.into(), language }
+        CodeAction {
+            action_type: default_action(),
+            code: code.into(),
+            language,
+        }
     }
 
     /// Python code.
@@ -102,12 +108,22 @@ impl RiskAssessor {
 
     /// An assessor with exactly these rules (seed 001's `RiskAssessor(rules=…)`).
     pub fn with_rules(rules: Vec<RiskRule>) -> RiskAssessor {
-        RiskAssessor { rules, custom: None, command_assessor: None }
+        RiskAssessor {
+            rules,
+            custom: None,
+            command_assessor: None,
+        }
     }
 
     /// An assessor that delegates everything to `custom` (seed 001's `custom_assessor`).
-    pub fn with_custom_assessor(custom: impl Fn(&CodeAction) -> Assessment + Send + Sync + 'static) -> RiskAssessor {
-        RiskAssessor { rules: default_rules(), custom: Some(Box::new(custom)), command_assessor: None }
+    pub fn with_custom_assessor(
+        custom: impl Fn(&CodeAction) -> Assessment + Send + Sync + 'static,
+    ) -> RiskAssessor {
+        RiskAssessor {
+            rules: default_rules(),
+            custom: Some(Box::new(custom)),
+            command_assessor: None,
+        }
     }
 
     /// Set or replace the custom assessor.
@@ -193,7 +209,8 @@ impl RiskAssessor {
             findings.extend(findings_of(rule, hits));
         }
         let triggered = !findings.is_empty();
-        let mut assessment = Assessment::from_findings(ActionKind::Code, action.code.clone(), findings);
+        let mut assessment =
+            Assessment::from_findings(ActionKind::Code, action.code.clone(), findings);
         if triggered {
             for r in resources::global(&analysis) {
                 if assessment.affected_resources.len() >= MAX_RESOURCES {
@@ -211,7 +228,13 @@ impl RiskAssessor {
     }
 
     /// Give every command the code runs (or the whole shell snippet) to the command assessor.
-    fn hooked_commands(&self, hook: &CommandAssessor, action: &CodeAction, analysis: &Analysis, language: Language) -> (Vec<Finding>, bool) {
+    fn hooked_commands(
+        &self,
+        hook: &CommandAssessor,
+        action: &CodeAction,
+        analysis: &Analysis,
+        language: Language,
+    ) -> (Vec<Finding>, bool) {
         let mut out = Vec::new();
         let mut degraded = false;
         if language == Language::Sh {
@@ -230,7 +253,12 @@ impl RiskAssessor {
             degraded |= a.degraded;
             for mut f in a.findings {
                 f.span = Some(c.span);
-                let context = format!("command run by {} (line {}): {}", c.via, c.line, truncate(&c.text, 120));
+                let context = format!(
+                    "command run by {} (line {}): {}",
+                    c.via,
+                    c.line,
+                    truncate(&c.text, 120)
+                );
                 let mut loc = f.location.take().unwrap_or_default();
                 loc.line = Some(c.line);
                 loc.context = Some(match loc.context {
@@ -246,7 +274,9 @@ impl RiskAssessor {
 }
 
 fn line_of(text: &str, pos: usize) -> u32 {
-    text.get(..pos).map(|p| p.matches('\n').count() as u32 + 1).unwrap_or(1)
+    text.get(..pos)
+        .map(|p| p.matches('\n').count() as u32 + 1)
+        .unwrap_or(1)
 }
 
 /// One finding per (level, reason) group of a rule's hits.
@@ -256,7 +286,10 @@ fn findings_of(rule: &RiskRule, hits: Vec<Hit>) -> Vec<Finding> {
         let level = h.level.unwrap_or(rule.risk_level);
         let reason = h.reason.clone().unwrap_or_else(|| rule.reason.clone());
         let reversible = h.reversible.unwrap_or(rule.reversible);
-        match groups.iter_mut().find(|g| g.0 == level && g.1 == reason && g.2 == reversible) {
+        match groups
+            .iter_mut()
+            .find(|g| g.0 == level && g.1 == reason && g.2 == reversible)
+        {
             Some(g) => g.3.push(h),
             None => groups.push((level, reason, reversible, vec![h])),
         }
@@ -264,7 +297,8 @@ fn findings_of(rule: &RiskRule, hits: Vec<Hit>) -> Vec<Finding> {
     groups
         .into_iter()
         .map(|(level, reason, reversible, hits)| {
-            let mut f = Finding::new(rule.id(), level, rule.score_for(level), reason).reversible(reversible);
+            let mut f = Finding::new(rule.id(), level, rule.score_for(level), reason)
+                .reversible(reversible);
             if let Some(first) = hits.first() {
                 if !first.matched.is_empty() {
                     f = f.with_match(truncate(&first.matched, 200), first.span);
@@ -280,7 +314,11 @@ fn findings_of(rule: &RiskRule, hits: Vec<Hit>) -> Vec<Finding> {
                     }
                 };
                 if first.line.is_some() || context.is_some() {
-                    f = f.with_location(Location { line: first.line, context, ..Location::default() });
+                    f = f.with_location(Location {
+                        line: first.line,
+                        context,
+                        ..Location::default()
+                    });
                 }
             }
             let mut res: Vec<String> = Vec::new();

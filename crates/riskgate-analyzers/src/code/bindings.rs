@@ -11,7 +11,12 @@ use super::token::{Token, TokenKind};
 
 /// Handle the statement starting at token `i`. Returns the index to continue at when the
 /// statement was consumed entirely (imports), or None to let the walker scan it.
-pub(crate) fn statement(w: &Walker<'_>, i: usize, scope: &mut Scope, a: &mut Analysis) -> Option<usize> {
+pub(crate) fn statement(
+    w: &Walker<'_>,
+    i: usize,
+    scope: &mut Scope,
+    a: &mut Analysis,
+) -> Option<usize> {
     let first = w.toks.get(i)?.ident()?;
     let end = stmt_end(w, i);
     match (w.lang, first) {
@@ -23,7 +28,12 @@ pub(crate) fn statement(w: &Walker<'_>, i: usize, scope: &mut Scope, a: &mut Ana
             py_from_import(w, i + 1, end, scope, a);
             Some(end)
         }
-        (Language::Js, "import") if !w.toks.get(i + 1).is_some_and(|t| t.is_punct("(") || t.is_punct(".")) => {
+        (Language::Js, "import")
+            if !w
+                .toks
+                .get(i + 1)
+                .is_some_and(|t| t.is_punct("(") || t.is_punct(".")) =>
+        {
             js_import(w, i + 1, end, scope, a);
             Some(end)
         }
@@ -48,7 +58,12 @@ pub(crate) fn statement(w: &Walker<'_>, i: usize, scope: &mut Scope, a: &mut Ana
 pub(crate) fn stmt_end(w: &Walker<'_>, i: usize) -> usize {
     let mut k = i;
     while let Some(t) = w.toks.get(k) {
-        if matches!(t.kind, TokenKind::Newline) || t.is_punct(";") || t.is_punct("}") || t.is_punct(")") || t.is_punct("]") {
+        if matches!(t.kind, TokenKind::Newline)
+            || t.is_punct(";")
+            || t.is_punct("}")
+            || t.is_punct(")")
+            || t.is_punct("]")
+        {
             return k;
         }
         k = w.skip_group(k) + 1;
@@ -61,10 +76,13 @@ fn assignment_eq(w: &Walker<'_>, i: usize, end: usize) -> Option<usize> {
     let mut k = i;
     while k < end {
         let t = w.toks.get(k)?;
-        if let TokenKind::Punct(p) = &t.kind {
-            if p == "=" || (p.ends_with('=') && p.len() >= 2 && !matches!(p.as_str(), "==" | "!=" | "<=" | ">=" | "===" | "!==")) {
-                return Some(k);
-            }
+        if let TokenKind::Punct(p) = &t.kind
+            && (p == "="
+                || (p.ends_with('=')
+                    && p.len() >= 2
+                    && !matches!(p.as_str(), "==" | "!=" | "<=" | ">=" | "===" | "!==")))
+        {
+            return Some(k);
         }
         k = w.skip_group(k) + 1;
     }
@@ -73,7 +91,9 @@ fn assignment_eq(w: &Walker<'_>, i: usize, end: usize) -> Option<usize> {
 
 /// `NAME = rhs`, `NAME: T = rhs` (after `const`/`let`/`var` in JS), and JS destructuring.
 fn declaration(w: &Walker<'_>, i: usize, end: usize, scope: &mut Scope) {
-    let Some(eq) = assignment_eq(w, i, end) else { return };
+    let Some(eq) = assignment_eq(w, i, end) else {
+        return;
+    };
     if !w.toks.get(eq).is_some_and(|t| t.is_punct("=")) {
         return;
     }
@@ -88,17 +108,26 @@ fn declaration(w: &Walker<'_>, i: usize, end: usize, scope: &mut Scope) {
         }
         k = w.skip_group(k) + 1;
     }
-    while w.toks.get(rhs).and_then(Token::ident).is_some_and(|x| x == "await" || x == "new") {
+    while w
+        .toks
+        .get(rhs)
+        .and_then(Token::ident)
+        .is_some_and(|x| x == "await" || x == "new")
+    {
         rhs += 1;
     }
     let Some(target) = w.toks.get(i) else { return };
     if target.is_punct("{") {
-        let Some(base) = rhs_name(w, rhs, rhs_end, scope) else { return };
+        let Some(base) = rhs_name(w, rhs, rhs_end, scope) else {
+            return;
+        };
         let close = w.skip_group(i);
         destructure(w, i + 1, close, &base, scope);
         return;
     }
-    let Some(name) = target.ident().map(String::from) else { return };
+    let Some(name) = target.ident().map(String::from) else {
+        return;
+    };
     // only simple names (a type annotation may sit between the name and `=`)
     if !(eq == i + 1 || w.toks.get(i + 1).is_some_and(|t| t.is_punct(":"))) {
         return;
@@ -127,7 +156,10 @@ fn declaration(w: &Walker<'_>, i: usize, end: usize, scope: &mut Scope) {
 fn rhs_name(w: &Walker<'_>, from: usize, to: usize, scope: &Scope) -> Option<String> {
     let first = w.toks.get(from)?;
     let word = first.ident()?;
-    if matches!(word, "True" | "False" | "None" | "true" | "false" | "null" | "undefined") {
+    if matches!(
+        word,
+        "True" | "False" | "None" | "true" | "false" | "null" | "undefined"
+    ) {
         return None;
     }
     let (base, cands, _) = resolve(scope, word, w.lang);
@@ -170,7 +202,9 @@ pub(crate) fn with_items(w: &Walker<'_>, from: usize, scope: &mut Scope) {
         while w.toks.get(k).and_then(Token::ident) == Some("await") {
             k += 1;
         }
-        let Some(word) = w.toks.get(k).and_then(Token::ident) else { return };
+        let Some(word) = w.toks.get(k).and_then(Token::ident) else {
+            return;
+        };
         let (base, cands, _) = resolve(scope, word, w.lang);
         let (name, end, _) = w.chain(k, base, cands, false, scope, None);
         k = end;
@@ -234,7 +268,13 @@ fn py_from_import(w: &Walker<'_>, from: usize, end: usize, scope: &mut Scope, a:
     }
     k += 1;
     a.imports.push(module.clone());
-    let prefix = |n: &str| if module.is_empty() { n.to_string() } else { format!("{module}.{n}") };
+    let prefix = |n: &str| {
+        if module.is_empty() {
+            n.to_string()
+        } else {
+            format!("{module}.{n}")
+        }
+    };
     while k < end {
         let t = w.toks.get(k);
         if t.is_some_and(|t| t.is_punct("*")) {
@@ -256,7 +296,12 @@ fn py_from_import(w: &Walker<'_>, from: usize, end: usize, scope: &mut Scope, a:
 
 fn js_import(w: &Walker<'_>, from: usize, end: usize, scope: &mut Scope, a: &mut Analysis) {
     // the module: the last string literal of the statement
-    let Some((mpos, module)) = (from..end).rev().find_map(|k| w.toks.get(k).and_then(Token::str_lit).map(|s| (k, norm_module(&s.value)))) else {
+    let Some((mpos, module)) = (from..end).rev().find_map(|k| {
+        w.toks
+            .get(k)
+            .and_then(Token::str_lit)
+            .map(|s| (k, norm_module(&s.value)))
+    }) else {
         return;
     };
     a.imports.push(module.clone());
@@ -265,19 +310,19 @@ fn js_import(w: &Walker<'_>, from: usize, end: usize, scope: &mut Scope, a: &mut
         return;
     }
     // TS `import x = require('m')`
-    if let (Some(local), Some(eq)) = (w.toks.get(k).and_then(Token::ident), w.toks.get(k + 1)) {
-        if eq.is_punct("=") {
-            scope.aliases.insert(local.to_string(), module);
-            return;
-        }
+    if let (Some(local), Some(eq)) = (w.toks.get(k).and_then(Token::ident), w.toks.get(k + 1))
+        && eq.is_punct("=")
+    {
+        scope.aliases.insert(local.to_string(), module);
+        return;
     }
     while k < mpos {
         let Some(t) = w.toks.get(k) else { break };
         if t.is_punct("*") {
-            if w.toks.get(k + 1).and_then(Token::ident) == Some("as") {
-                if let Some(local) = w.toks.get(k + 2).and_then(Token::ident) {
-                    scope.aliases.insert(local.to_string(), module.clone());
-                }
+            if w.toks.get(k + 1).and_then(Token::ident) == Some("as")
+                && let Some(local) = w.toks.get(k + 2).and_then(Token::ident)
+            {
+                scope.aliases.insert(local.to_string(), module.clone());
             }
             k += 3;
             continue;
@@ -298,7 +343,11 @@ fn js_import(w: &Walker<'_>, from: usize, end: usize, scope: &mut Scope, a: &mut
                         }
                         j += 2;
                     }
-                    let target = if name == "default" { module.clone() } else { format!("{module}.{name}") };
+                    let target = if name == "default" {
+                        module.clone()
+                    } else {
+                        format!("{module}.{name}")
+                    };
                     scope.aliases.insert(local, target);
                 }
                 j += 1;
@@ -306,10 +355,10 @@ fn js_import(w: &Walker<'_>, from: usize, end: usize, scope: &mut Scope, a: &mut
             k = close + 1;
             continue;
         }
-        if let Some(name) = t.ident() {
-            if name != "from" {
-                scope.aliases.insert(name.to_string(), module.clone());
-            }
+        if let Some(name) = t.ident()
+            && name != "from"
+        {
+            scope.aliases.insert(name.to_string(), module.clone());
         }
         k += 1;
     }

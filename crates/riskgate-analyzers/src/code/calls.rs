@@ -41,11 +41,21 @@ pub(crate) fn collect(toks: &[Token], lang: Language, code: &str, a: &mut Analys
 }
 
 fn walk(toks: &[Token], lang: Language, code: &str, a: &mut Analysis, scope: &mut Scope) {
-    let w = Walker { toks, code, lang, partner: partners(toks), consumed: RefCell::new(vec![false; toks.len()]) };
+    let w = Walker {
+        toks,
+        code,
+        lang,
+        partner: partners(toks),
+        consumed: RefCell::new(vec![false; toks.len()]),
+    };
     let mut stmt_start = true;
     let mut i = 0;
     while let Some(t) = toks.get(i) {
-        if matches!(t.kind, TokenKind::Newline) || t.is_punct(";") || t.is_punct("{") || t.is_punct("}") {
+        if matches!(t.kind, TokenKind::Newline)
+            || t.is_punct(";")
+            || t.is_punct("{")
+            || t.is_punct("}")
+        {
             stmt_start = true;
             i += 1;
             continue;
@@ -59,7 +69,12 @@ fn walk(toks: &[Token], lang: Language, code: &str, a: &mut Analysis, scope: &mu
         }
         match &t.kind {
             TokenKind::Str(lit) => {
-                a.strings.push(StringLit { value: lit.value.clone(), dynamic: lit.interpolated, span: Span::new(t.start, t.end), line: t.line });
+                a.strings.push(StringLit {
+                    value: lit.value.clone(),
+                    dynamic: lit.interpolated,
+                    span: Span::new(t.start, t.end),
+                    line: t.line,
+                });
                 for part in &lit.parts {
                     walk(part, lang, code, a, scope);
                 }
@@ -74,13 +89,17 @@ fn walk(toks: &[Token], lang: Language, code: &str, a: &mut Analysis, scope: &mu
                 let (name, cands, bound) = resolve(scope, word, lang);
                 w.chain(i, name, cands, !bound, scope, Some(a));
             }
-            TokenKind::Punct(p) if (p == "." || p == "?.") && !w.consumed.borrow().get(i).copied().unwrap_or(true) => {
+            TokenKind::Punct(p)
+                if (p == "." || p == "?.")
+                    && !w.consumed.borrow().get(i).copied().unwrap_or(true) =>
+            {
                 // a method call on an arbitrary expression: `(a or b).write(x)`
-                if let (Some(m), Some(open)) = (w.toks.get(i + 1).and_then(Token::ident), w.toks.get(i + 2)) {
-                    if open.is_punct("(") {
-                        let m = m.to_string();
-                        w.chain(i + 1, format!("?.{m}"), Vec::new(), true, scope, Some(a));
-                    }
+                if let (Some(m), Some(open)) =
+                    (w.toks.get(i + 1).and_then(Token::ident), w.toks.get(i + 2))
+                    && open.is_punct("(")
+                {
+                    let m = m.to_string();
+                    w.chain(i + 1, format!("?.{m}"), Vec::new(), true, scope, Some(a));
                 }
             }
             _ => {}
@@ -131,17 +150,70 @@ const PY_KEYWORDS: [&str; 34] = [
 ];
 
 const JS_KEYWORDS: [&str; 36] = [
-    "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do",
-    "else", "export", "extends", "finally", "for", "function", "if", "in", "instanceof", "let",
-    "new", "return", "switch", "throw", "try", "typeof", "var", "void", "while", "yield", "async",
-    "await", "of", "static", "interface", "type",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "export",
+    "extends",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "in",
+    "instanceof",
+    "let",
+    "new",
+    "return",
+    "switch",
+    "throw",
+    "try",
+    "typeof",
+    "var",
+    "void",
+    "while",
+    "yield",
+    "async",
+    "await",
+    "of",
+    "static",
+    "interface",
+    "type",
 ];
 
 /// Names that are globals of the language (not unresolved receivers).
 const GLOBALS: [&str; 24] = [
-    "open", "print", "exec", "eval", "compile", "__import__", "getattr", "input", "os", "sys",
-    "require", "process", "console", "fetch", "Deno", "Bun", "globalThis", "window", "document",
-    "Function", "setTimeout", "setInterval", "this", "self",
+    "open",
+    "print",
+    "exec",
+    "eval",
+    "compile",
+    "__import__",
+    "getattr",
+    "input",
+    "os",
+    "sys",
+    "require",
+    "process",
+    "console",
+    "fetch",
+    "Deno",
+    "Bun",
+    "globalThis",
+    "window",
+    "document",
+    "Function",
+    "setTimeout",
+    "setInterval",
+    "this",
+    "self",
 ];
 
 /// Resolve the first name of a chain: (qualified name, candidates, bound?).
@@ -150,7 +222,11 @@ pub(crate) fn resolve(scope: &Scope, word: &str, _lang: Language) -> (String, Ve
         return (q.clone(), Vec::new(), true);
     }
     let global = GLOBALS.contains(&word);
-    let cands = if global { Vec::new() } else { scope.star.iter().map(|m| format!("{m}.{word}")).collect() };
+    let cands = if global {
+        Vec::new()
+    } else {
+        scope.star.iter().map(|m| format!("{m}.{word}")).collect()
+    };
     (word.to_string(), cands, global)
 }
 
@@ -177,7 +253,10 @@ impl Walker<'_> {
         if prev.is_some_and(|p| p.is_punct(".") || p.is_punct("?.")) {
             return false;
         }
-        if prev.and_then(Token::ident).is_some_and(|p| matches!(p, "def" | "function" | "class" | "fn")) {
+        if prev
+            .and_then(Token::ident)
+            .is_some_and(|p| matches!(p, "def" | "function" | "class" | "fn"))
+        {
             return false;
         }
         let kw = match self.lang {
@@ -190,7 +269,10 @@ impl Walker<'_> {
         // JavaScript method definitions `name(args) { … }` are not calls
         if self.lang == Language::Js && self.toks.get(i + 1).is_some_and(|t| t.is_punct("(")) {
             let close = self.partner.get(i + 1).copied().flatten();
-            if close.and_then(|c| self.toks.get(c + 1)).is_some_and(|t| t.is_punct("{")) {
+            if close
+                .and_then(|c| self.toks.get(c + 1))
+                .is_some_and(|t| t.is_punct("{"))
+            {
                 return false;
             }
         }
@@ -221,29 +303,37 @@ impl Walker<'_> {
         let mut cands = cands;
         let mut j = i + 1;
         let mut last_call = false;
-        loop {
-            let Some(t) = self.toks.get(j) else { break };
-            if (t.is_punct(".") || t.is_punct("?.")) && self.toks.get(j + 1).and_then(Token::ident).is_some() {
+        while let Some(t) = self.toks.get(j) {
+            if (t.is_punct(".") || t.is_punct("?."))
+                && self.toks.get(j + 1).and_then(Token::ident).is_some()
+            {
                 let m = self.toks.get(j + 1).and_then(Token::ident).unwrap_or("");
                 name = format!("{name}.{m}");
                 cands = cands.into_iter().map(|c| format!("{c}.{m}")).collect();
-                if a.is_some() {
-                    if let Some(c) = self.consumed.borrow_mut().get_mut(j) {
-                        *c = true;
-                    }
+                if a.is_some()
+                    && let Some(c) = self.consumed.borrow_mut().get_mut(j)
+                {
+                    *c = true;
                 }
                 j += 2;
                 last_call = false;
             } else if t.is_punct("(") {
-                let Some(close) = self.partner.get(j).copied().flatten() else { break };
+                let Some(close) = self.partner.get(j).copied().flatten() else {
+                    break;
+                };
                 let args = self.args(j + 1, close, scope);
                 let end = self.toks.get(close).map(|t| t.end).unwrap_or(start);
                 let module = match name.as_str() {
                     "require" | "import" | "__import__" | "importlib.import_module" => {
                         args.first().and_then(|a| a.value.as_str()).map(norm_module)
                     }
-                    "getattr" => match (args.first().map(|a| &a.value), args.get(1).map(|a| &a.value)) {
-                        (Some(ArgValue::Name(n)), Some(ArgValue::Str(attr))) => Some(format!("{n}.{attr}")),
+                    "getattr" => match (
+                        args.first().map(|a| &a.value),
+                        args.get(1).map(|a| &a.value),
+                    ) {
+                        (Some(ArgValue::Name(n)), Some(ArgValue::Str(attr))) => {
+                            Some(format!("{n}.{attr}"))
+                        }
                         _ => None,
                     },
                     _ => None,
@@ -273,18 +363,27 @@ impl Walker<'_> {
                 j = close + 1;
                 last_call = true;
             } else if t.is_punct("[") {
-                let Some(close) = self.partner.get(j).copied().flatten() else { break };
+                let Some(close) = self.partner.get(j).copied().flatten() else {
+                    break;
+                };
                 name.push_str("[]");
                 j = close + 1;
                 last_call = false;
             } else if self.lang == Language::Js
                 && t.str_lit().is_some()
-                && matches!(self.toks.get(j.wrapping_sub(1)).map(|p| &p.kind), Some(TokenKind::Ident(_)))
+                && matches!(
+                    self.toks.get(j.wrapping_sub(1)).map(|p| &p.kind),
+                    Some(TokenKind::Ident(_))
+                )
             {
                 // tagged template: name`…`
                 if let Some(a) = a.as_deref_mut() {
                     let lit = t.str_lit().cloned().unwrap_or_default();
-                    let value = if lit.interpolated { ArgValue::Dynamic(lit.value) } else { ArgValue::Str(lit.value) };
+                    let value = if lit.interpolated {
+                        ArgValue::Dynamic(lit.value)
+                    } else {
+                        ArgValue::Str(lit.value)
+                    };
                     let full = norm_name(name.clone());
                     let method = full.rsplit('.').next().unwrap_or(&full).to_string();
                     a.calls.push(Call {
@@ -292,7 +391,11 @@ impl Walker<'_> {
                         candidates: cands.clone(),
                         method,
                         unresolved_receiver: unresolved,
-                        args: vec![Arg { keyword: None, value, text: self.text(j, j) }],
+                        args: vec![Arg {
+                            keyword: None,
+                            value,
+                            text: self.text(j, j),
+                        }],
                         span: Span::new(start, t.end),
                         line,
                         text: truncate(self.code.get(start..t.end).unwrap_or(""), 200),
@@ -333,22 +436,32 @@ impl Walker<'_> {
     /// If token `k` opens a bracket group, the index of its closing bracket; else `k`.
     pub(crate) fn skip_group(&self, k: usize) -> usize {
         match self.toks.get(k) {
-            Some(t) if t.is_punct("(") || t.is_punct("[") || t.is_punct("{") => {
-                self.partner.get(k).copied().flatten().filter(|c| *c > k).unwrap_or(k)
-            }
+            Some(t) if t.is_punct("(") || t.is_punct("[") || t.is_punct("{") => self
+                .partner
+                .get(k)
+                .copied()
+                .flatten()
+                .filter(|c| *c > k)
+                .unwrap_or(k),
             _ => k,
         }
     }
 
     fn arg(&self, from: usize, to: usize, scope: &Scope) -> Arg {
         let (keyword, vstart) = match (self.toks.get(from), self.toks.get(from + 1)) {
-            (Some(t), Some(eq)) if self.lang == Language::Python && t.ident().is_some() && eq.is_punct("=") => {
+            (Some(t), Some(eq))
+                if self.lang == Language::Python && t.ident().is_some() && eq.is_punct("=") =>
+            {
                 (t.ident().map(String::from), from + 2)
             }
             _ => (None, from),
         };
         let value = self.value(vstart, to, scope);
-        Arg { keyword, value, text: self.text(from, to.saturating_sub(1)) }
+        Arg {
+            keyword,
+            value,
+            text: self.text(from, to.saturating_sub(1)),
+        }
     }
 
     /// The value of the expression in tokens `[from, to)`.
@@ -368,7 +481,11 @@ impl Walker<'_> {
                     dynamic |= l.interpolated;
                 }
             }
-            return if dynamic { ArgValue::Dynamic(s) } else { ArgValue::Str(s) };
+            return if dynamic {
+                ArgValue::Dynamic(s)
+            } else {
+                ArgValue::Str(s)
+            };
         }
         if len == 1 {
             match &first.kind {
@@ -389,7 +506,11 @@ impl Walker<'_> {
         }
         if (first.is_punct("[") || first.is_punct("(")) && self.skip_group(from) + 1 == to {
             let close = self.skip_group(from);
-            let items = self.args(from + 1, close, scope).into_iter().map(|a| a.value).collect();
+            let items = self
+                .args(from + 1, close, scope)
+                .into_iter()
+                .map(|a| a.value)
+                .collect();
             return ArgValue::List(items);
         }
         if first.is_punct("{") && self.skip_group(from) + 1 == to {
@@ -410,7 +531,11 @@ impl Walker<'_> {
             };
             let (name, end, was_call) = self.chain(from, base, cands, false, scope, None);
             if end == to {
-                return if was_call { ArgValue::Call(name.trim_end_matches("()").to_string()) } else { ArgValue::Name(name) };
+                return if was_call {
+                    ArgValue::Call(name.trim_end_matches("()").to_string())
+                } else {
+                    ArgValue::Name(name)
+                };
             }
         }
         ArgValue::Other(text())
@@ -424,10 +549,16 @@ impl Walker<'_> {
         if let Some(lit) = first.str_lit() {
             let next = self.toks.get(from + 1);
             if next.is_some_and(|t| t.is_punct("%")) {
-                let v = lit.value.replace("%s", "{}").replace("%d", "{}").replace("%r", "{}");
+                let v = lit
+                    .value
+                    .replace("%s", "{}")
+                    .replace("%d", "{}")
+                    .replace("%r", "{}");
                 return Some(ArgValue::Dynamic(v));
             }
-            if next.is_some_and(|t| t.is_punct(".")) && self.toks.get(from + 2).and_then(Token::ident) == Some("format") {
+            if next.is_some_and(|t| t.is_punct("."))
+                && self.toks.get(from + 2).and_then(Token::ident) == Some("format")
+            {
                 return Some(ArgValue::Dynamic(lit.value.clone()));
             }
         }
@@ -472,19 +603,33 @@ impl Walker<'_> {
         if !any_str {
             return None;
         }
-        Some(if dynamic { ArgValue::Dynamic(s) } else { ArgValue::Str(s) })
+        Some(if dynamic {
+            ArgValue::Dynamic(s)
+        } else {
+            ArgValue::Str(s)
+        })
     }
 
     /// Record `target = …` assignments to attribute or item paths.
     pub(crate) fn assignment(&self, i: usize, eq: usize, scope: &Scope, a: &mut Analysis) {
-        let Some(first) = self.toks.get(i).and_then(Token::ident) else { return };
+        let Some(first) = self.toks.get(i).and_then(Token::ident) else {
+            return;
+        };
         let (base, _, _) = resolve(scope, first, self.lang);
         let (name, end, _) = self.chain(i, base, Vec::new(), false, scope, None);
         if end == eq && name.contains(['.', '[']) {
             let start = self.toks.get(i).map(|t| t.start).unwrap_or(0);
-            let stop = self.toks.get(eq.saturating_sub(1)).map(|t| t.end).unwrap_or(start);
+            let stop = self
+                .toks
+                .get(eq.saturating_sub(1))
+                .map(|t| t.end)
+                .unwrap_or(start);
             let line = self.toks.get(i).map(|t| t.line).unwrap_or(1);
-            a.assignments.push(Assignment { target: name, span: Span::new(start, stop), line });
+            a.assignments.push(Assignment {
+                target: name,
+                span: Span::new(start, stop),
+                line,
+            });
         }
     }
 }

@@ -5,37 +5,84 @@
 
 use riskgate_model::Language;
 
-use super::analysis::{Analysis, ArgValue, Call, EmbeddedCommand, EmbeddedSql, MAX_DEPTH, ShellCommand, Store};
+use super::analysis::{
+    Analysis, ArgValue, Call, EmbeddedCommand, EmbeddedSql, MAX_DEPTH, ShellCommand, Store,
+};
 use super::shell_words;
 
 const SHELL_TEXT: [&str; 12] = [
-    "os.system", "os.popen", "os.popen2", "os.popen3", "subprocess.getoutput",
-    "subprocess.getstatusoutput", "commands.getoutput", "commands.getstatusoutput",
-    "asyncio.create_subprocess_shell", "pexpect.run", "pexpect.spawn", "child_process.exec",
+    "os.system",
+    "os.popen",
+    "os.popen2",
+    "os.popen3",
+    "subprocess.getoutput",
+    "subprocess.getstatusoutput",
+    "commands.getoutput",
+    "commands.getstatusoutput",
+    "asyncio.create_subprocess_shell",
+    "pexpect.run",
+    "pexpect.spawn",
+    "child_process.exec",
 ];
 
 const SHELL_TEXT_JS: [&str; 6] = [
-    "child_process.execSync", "execa.command", "execa.commandSync", "execa.execaCommand",
-    "execa.execaCommandSync", "shelljs.exec",
+    "child_process.execSync",
+    "execa.command",
+    "execa.commandSync",
+    "execa.execaCommand",
+    "execa.execaCommandSync",
+    "shelljs.exec",
 ];
 
 const ARGV_OR_TEXT: [&str; 6] = [
-    "subprocess.run", "subprocess.call", "subprocess.check_call", "subprocess.check_output",
-    "subprocess.Popen", "pty.spawn",
+    "subprocess.run",
+    "subprocess.call",
+    "subprocess.check_call",
+    "subprocess.check_output",
+    "subprocess.Popen",
+    "pty.spawn",
 ];
 
 const JS_SPAWN: [&str; 10] = [
-    "child_process.spawn", "child_process.spawnSync", "child_process.execFile",
-    "child_process.execFileSync", "execa", "execa.execa", "execa.sync", "execa.execaSync",
-    "Deno.Command", "Bun.spawn",
+    "child_process.spawn",
+    "child_process.spawnSync",
+    "child_process.execFile",
+    "child_process.execFileSync",
+    "execa",
+    "execa.execa",
+    "execa.sync",
+    "execa.execaSync",
+    "Deno.Command",
+    "Bun.spawn",
 ];
 
 /// Methods that take SQL text as their first argument (only literal text that looks like SQL
 /// is taken).
 const SQL_METHODS: [&str; 24] = [
-    "execute", "executemany", "executescript", "exec_driver_sql", "query", "raw", "sql", "text",
-    "exec", "run", "prepare", "all", "get", "each", "none", "one", "any", "many", "oneOrNone",
-    "unsafe", "$queryRaw", "$executeRaw", "$queryRawUnsafe", "$executeRawUnsafe",
+    "execute",
+    "executemany",
+    "executescript",
+    "exec_driver_sql",
+    "query",
+    "raw",
+    "sql",
+    "text",
+    "exec",
+    "run",
+    "prepare",
+    "all",
+    "get",
+    "each",
+    "none",
+    "one",
+    "any",
+    "many",
+    "oneOrNone",
+    "unsafe",
+    "$queryRaw",
+    "$executeRaw",
+    "$queryRawUnsafe",
+    "$executeRawUnsafe",
 ];
 
 const SQL_KEYWORDS: [&str; 19] = [
@@ -48,7 +95,8 @@ pub fn looks_like_sql(text: &str) -> bool {
     let t = text.trim_start().trim_start_matches('(');
     let word: String = t.chars().take_while(|c| c.is_ascii_alphabetic()).collect();
     let rest = t.get(word.len()..).unwrap_or("");
-    SQL_KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(&word)) && rest.starts_with(|c: char| c.is_whitespace())
+    SQL_KEYWORDS.iter().any(|k| k.eq_ignore_ascii_case(&word))
+        && rest.starts_with(|c: char| c.is_whitespace())
 }
 
 /// Fill `a.commands`, `a.sql` and `a.dynamic_code`, and merge nested analyses.
@@ -79,7 +127,11 @@ pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
     for cmd in &commands {
         let simple: Vec<Vec<String>> = match &cmd.argv {
             Some(argv) => vec![argv.clone()],
-            None => shell_words::split(&cmd.text).commands.into_iter().map(|c| c.words).collect(),
+            None => shell_words::split(&cmd.text)
+                .commands
+                .into_iter()
+                .map(|c| c.words)
+                .collect(),
         };
         for words in simple {
             if let Some((lang, text)) = interpreter_code(&words) {
@@ -113,7 +165,14 @@ pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
     for sc in &shell {
         if let Some((store, text)) = database_input(&sc.words, &sc.heredocs) {
             let dynamic = sc.words.iter().any(|w| w.contains('$'));
-            a.sql.push(EmbeddedSql { store, text, dynamic, via: sc.words.first().cloned().unwrap_or_default(), span: sc.span, line: sc.line });
+            a.sql.push(EmbeddedSql {
+                store,
+                text,
+                dynamic,
+                via: sc.words.first().cloned().unwrap_or_default(),
+                span: sc.span,
+                line: sc.line,
+            });
         }
     }
     for cmd in &commands {
@@ -146,7 +205,14 @@ pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
         };
         for sc in &simple {
             if let Some((store, text)) = database_input(&sc.words, &sc.heredocs) {
-                a.sql.push(EmbeddedSql { store, text, dynamic: cmd.dynamic, via: sc.words.first().cloned().unwrap_or_default(), span: cmd.span, line: cmd.line });
+                a.sql.push(EmbeddedSql {
+                    store,
+                    text,
+                    dynamic: cmd.dynamic,
+                    via: sc.words.first().cloned().unwrap_or_default(),
+                    span: cmd.span,
+                    line: cmd.line,
+                });
             }
         }
         shell.extend(simple);
@@ -159,7 +225,10 @@ pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
         for mut c in inner.calls {
             c.span = outer.span;
             c.line = outer.line;
-            c.context = Some(c.context.map_or(context.clone(), |x| format!("{x} < {context}")));
+            c.context = Some(
+                c.context
+                    .map_or(context.clone(), |x| format!("{x} < {context}")),
+            );
             a.calls.push(c);
         }
         for mut c in inner.commands {
@@ -236,7 +305,9 @@ fn command_of(call: &Call) -> Option<EmbeddedCommand> {
         match v {
             ArgValue::Str(s) => Some(mk(None, s.clone(), false)),
             ArgValue::Dynamic(s) => Some(mk(None, s.replace("{}", "$ARG"), true)),
-            ArgValue::List(_) => list_words(v).map(|(w, d)| mk(Some(w.clone()), shell_words::join_argv(&w), d)),
+            ArgValue::List(_) => {
+                list_words(v).map(|(w, d)| mk(Some(w.clone()), shell_words::join_argv(&w), d))
+            }
             _ => Some(mk(None, "$ARG".into(), true)),
         }
     };
@@ -257,12 +328,22 @@ fn command_of(call: &Call) -> Option<EmbeddedCommand> {
             argv.extend(w);
             dynamic |= d;
         }
-        let shell = call.args.iter().any(|a| a.text.replace(' ', "").contains("shell:true"));
-        let text = if shell { argv.join(" ") } else { shell_words::join_argv(&argv) };
+        let shell = call
+            .args
+            .iter()
+            .any(|a| a.text.replace(' ', "").contains("shell:true"));
+        let text = if shell {
+            argv.join(" ")
+        } else {
+            shell_words::join_argv(&argv)
+        };
         return Some(mk(Some(argv), text, dynamic));
     }
     let m = call.name.as_str();
-    if let Some(rest) = m.strip_prefix("os.exec").or_else(|| m.strip_prefix("os.spawn")) {
+    if let Some(rest) = m
+        .strip_prefix("os.exec")
+        .or_else(|| m.strip_prefix("os.spawn"))
+    {
         let skip = usize::from(m.starts_with("os.spawn"));
         let argv_start = skip + 1;
         if rest.starts_with('v') {
@@ -282,16 +363,29 @@ fn command_of(call: &Call) -> Option<EmbeddedCommand> {
                 w
             })
             .collect();
-        return Some(mk(Some(words.clone()), shell_words::join_argv(&words), dynamic));
+        return Some(mk(
+            Some(words.clone()),
+            shell_words::join_argv(&words),
+            dynamic,
+        ));
     }
     if call.name == "asyncio.create_subprocess_exec" {
         let mut dynamic = false;
-        let words: Vec<String> = call.args.iter().filter(|a| a.keyword.is_none()).map(|a| {
-            let (w, d) = word(&a.value);
-            dynamic |= d;
-            w
-        }).collect();
-        return Some(mk(Some(words.clone()), shell_words::join_argv(&words), dynamic));
+        let words: Vec<String> = call
+            .args
+            .iter()
+            .filter(|a| a.keyword.is_none())
+            .map(|a| {
+                let (w, d) = word(&a.value);
+                dynamic |= d;
+                w
+            })
+            .collect();
+        return Some(mk(
+            Some(words.clone()),
+            shell_words::join_argv(&words),
+            dynamic,
+        ));
     }
     // zx / Bun / execa `$`…``
     if matches!(call.name.as_str(), "$" | "zx.$" | "Bun.$" | "execa.$") {
@@ -310,7 +404,11 @@ fn command_of(call: &Call) -> Option<EmbeddedCommand> {
                 dynamic |= d;
                 argv.push(w);
             }
-            return Some(mk(Some(argv.clone()), shell_words::join_argv(&argv), dynamic));
+            return Some(mk(
+                Some(argv.clone()),
+                shell_words::join_argv(&argv),
+                dynamic,
+            ));
         }
     }
     None
@@ -320,7 +418,10 @@ fn sql_of(call: &Call) -> Option<EmbeddedSql> {
     if !SQL_METHODS.contains(&call.method.as_str()) {
         return None;
     }
-    let first = call.arg(0).or_else(|| call.kwarg("sql")).or_else(|| call.kwarg("query"))?;
+    let first = call
+        .arg(0)
+        .or_else(|| call.kwarg("sql"))
+        .or_else(|| call.kwarg("query"))?;
     let (text, dynamic) = match &first.value {
         ArgValue::Str(s) => (s.clone(), false),
         ArgValue::Dynamic(s) => (s.replace("{}", "x").replace("%s", "x"), true),
@@ -329,7 +430,14 @@ fn sql_of(call: &Call) -> Option<EmbeddedSql> {
     if !looks_like_sql(&text) {
         return None;
     }
-    Some(EmbeddedSql { store: Store::Sql, text, dynamic, via: call.name.clone(), span: call.span, line: call.line })
+    Some(EmbeddedSql {
+        store: Store::Sql,
+        text,
+        dynamic,
+        via: call.name.clone(),
+        span: call.span,
+        line: call.line,
+    })
 }
 
 enum CodeArg {
@@ -343,10 +451,21 @@ fn code_of(call: &Call, lang: Language) -> Option<CodeArg> {
         _ => Some(CodeArg::Dynamic),
     };
     match lang {
-        Language::Python if call.is(&["exec", "eval", "compile", "builtins.exec", "builtins.eval"]) => {
+        Language::Python
+            if call.is(&["exec", "eval", "compile", "builtins.exec", "builtins.eval"]) =>
+        {
             literal(&call.param(0, "source")?.value, Language::Python)
         }
-        Language::Js if call.is(&["eval", "vm.runInThisContext", "vm.runInNewContext", "vm.runInContext", "vm.Script", "vm.compileFunction"]) => {
+        Language::Js
+            if call.is(&[
+                "eval",
+                "vm.runInThisContext",
+                "vm.runInNewContext",
+                "vm.runInContext",
+                "vm.Script",
+                "vm.compileFunction",
+            ]) =>
+        {
             literal(&call.arg(0)?.value, Language::Js)
         }
         Language::Js if call.is(&["Function"]) => {
@@ -362,14 +481,19 @@ fn code_of(call: &Call, lang: Language) -> Option<CodeArg> {
     }
 }
 
-const WRAPPERS: [&str; 9] = ["sudo", "doas", "env", "nice", "nohup", "time", "exec", "command", "stdbuf"];
+const WRAPPERS: [&str; 9] = [
+    "sudo", "doas", "env", "nice", "nohup", "time", "exec", "command", "stdbuf",
+];
 
 /// `python -c CODE`, `node -e CODE`, `sh -c TEXT` (after simple wrappers).
 fn interpreter_code(words: &[String]) -> Option<(Language, String)> {
     let mut i = 0;
     while let Some(w) = words.get(i) {
         let base = w.rsplit('/').next().unwrap_or(w);
-        if WRAPPERS.contains(&base) || w.starts_with('-') && i > 0 || w.contains('=') && !w.starts_with('-') {
+        if WRAPPERS.contains(&base)
+            || w.starts_with('-') && i > 0
+            || w.contains('=') && !w.starts_with('-')
+        {
             i += 1;
             continue;
         }
@@ -391,7 +515,13 @@ fn interpreter_code(words: &[String]) -> Option<(Language, String)> {
         _ => &["-e", "--eval", "-p", "--print"],
     };
     let rest = words.get(i + 1..)?;
-    let pos = rest.iter().position(|w| flags.contains(&w.as_str()) || (lang == Language::Sh && w.starts_with('-') && !w.starts_with("--") && w.ends_with('c')))?;
+    let pos = rest.iter().position(|w| {
+        flags.contains(&w.as_str())
+            || (lang == Language::Sh
+                && w.starts_with('-')
+                && !w.starts_with("--")
+                && w.ends_with('c'))
+    })?;
     rest.get(pos + 1).map(|code| (lang, code.clone()))
 }
 
@@ -401,7 +531,9 @@ fn database_input(words: &[String], heredocs: &[String]) -> Option<(Store, Strin
     let mut i = 0;
     while words.get(i).is_some_and(|w| {
         let b = w.rsplit('/').next().unwrap_or(w);
-        WRAPPERS.contains(&b) || (i > 0 && w.starts_with('-')) || (w.contains('=') && !w.starts_with('-'))
+        WRAPPERS.contains(&b)
+            || (i > 0 && w.starts_with('-'))
+            || (w.contains('=') && !w.starts_with('-'))
     }) {
         i += 1;
     }
@@ -424,18 +556,38 @@ fn database_input(words: &[String], heredocs: &[String]) -> Option<(Store, Strin
     };
     let heredoc = || heredocs.first().cloned();
     match base {
-        "psql" => flag_value(&["-c", "--command"]).or_else(heredoc).map(|t| (Store::Sql, t)),
-        "mysql" | "mariadb" => flag_value(&["-e", "--execute"]).or_else(heredoc).map(|t| (Store::Sql, t)),
+        "psql" => flag_value(&["-c", "--command"])
+            .or_else(heredoc)
+            .map(|t| (Store::Sql, t)),
+        "mysql" | "mariadb" => flag_value(&["-e", "--execute"])
+            .or_else(heredoc)
+            .map(|t| (Store::Sql, t)),
         "sqlite3" => {
             let positional: Vec<&String> = rest.iter().filter(|w| !w.starts_with('-')).collect();
-            positional.get(1).map(|s| s.to_string()).or_else(heredoc).map(|t| (Store::Sql, t))
+            positional
+                .get(1)
+                .map(|s| s.to_string())
+                .or_else(heredoc)
+                .map(|t| (Store::Sql, t))
         }
         "redis-cli" => {
             // skip options with values
             let mut j = 0;
             let mut cmd = Vec::new();
             while let Some(w) = rest.get(j) {
-                if matches!(w.as_str(), "-h" | "-p" | "-a" | "-n" | "-u" | "-s" | "--user" | "--pass" | "-r" | "-i" | "-d") {
+                if matches!(
+                    w.as_str(),
+                    "-h" | "-p"
+                        | "-a"
+                        | "-n"
+                        | "-u"
+                        | "-s"
+                        | "--user"
+                        | "--pass"
+                        | "-r"
+                        | "-i"
+                        | "-d"
+                ) {
                     j += 2;
                     continue;
                 }
@@ -452,7 +604,9 @@ fn database_input(words: &[String], heredocs: &[String]) -> Option<(Store, Strin
                 Some((Store::Redis, join_words(&cmd)))
             }
         }
-        "mongosh" | "mongo" => flag_value(&["--eval"]).or_else(heredoc).map(|t| (Store::Mongo, t)),
+        "mongosh" | "mongo" => flag_value(&["--eval"])
+            .or_else(heredoc)
+            .map(|t| (Store::Mongo, t)),
         _ => None,
     }
 }

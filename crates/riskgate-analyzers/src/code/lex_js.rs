@@ -33,7 +33,15 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
         match b {
             b'\n' => {
                 c.bump();
-                if depth == 0 && !matches!(out.tokens.last(), None | Some(Token { kind: TokenKind::Newline, .. })) {
+                if depth == 0
+                    && !matches!(
+                        out.tokens.last(),
+                        None | Some(Token {
+                            kind: TokenKind::Newline,
+                            ..
+                        })
+                    )
+                {
                     out.tokens.push(tok(TokenKind::Newline, at(c.pos), line));
                 }
             }
@@ -63,10 +71,18 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
             }
             b'/' if regex_allowed(out.tokens.last()) => {
                 if let Some(body) = regex_literal(&mut c) {
-                    out.tokens.push(tok(TokenKind::Str(StrLit { value: body, ..StrLit::default() }), at(c.pos), line));
+                    out.tokens.push(tok(
+                        TokenKind::Str(StrLit {
+                            value: body,
+                            ..StrLit::default()
+                        }),
+                        at(c.pos),
+                        line,
+                    ));
                 } else {
                     c.bump();
-                    out.tokens.push(tok(TokenKind::Punct("/".into()), at(c.pos), line));
+                    out.tokens
+                        .push(tok(TokenKind::Punct("/".into()), at(c.pos), line));
                 }
             }
             b'\'' | b'"' => {
@@ -82,10 +98,16 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
                     c.bump();
                 }
                 let word = c.slice(start, c.pos).to_string();
-                out.tokens.push(tok(TokenKind::Ident(word), at(c.pos), line));
+                out.tokens
+                    .push(tok(TokenKind::Ident(word), at(c.pos), line));
             }
-            _ if b.is_ascii_digit() || (b == b'.' && c.peek_at(1).is_some_and(|x| x.is_ascii_digit())) => {
-                while c.peek().is_some_and(|x| x.is_ascii_alphanumeric() || x == b'.' || x == b'_') {
+            _ if b.is_ascii_digit()
+                || (b == b'.' && c.peek_at(1).is_some_and(|x| x.is_ascii_digit())) =>
+            {
+                while c
+                    .peek()
+                    .is_some_and(|x| x.is_ascii_alphanumeric() || x == b'.' || x == b'_')
+                {
                     c.bump();
                 }
                 let text = c.slice(start, c.pos).to_string();
@@ -106,7 +128,12 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
 }
 
 fn tok(kind: TokenKind, (start, end): (usize, usize), line: u32) -> Token {
-    Token { kind, start, end, line }
+    Token {
+        kind,
+        start,
+        end,
+        line,
+    }
 }
 
 fn skip_line(c: &mut Cursor<'_>) {
@@ -119,8 +146,20 @@ fn skip_line(c: &mut Cursor<'_>) {
 }
 
 const KEYWORDS_BEFORE_EXPR: [&str; 14] = [
-    "return", "typeof", "case", "do", "else", "in", "of", "new", "delete", "void", "throw",
-    "instanceof", "yield", "await",
+    "return",
+    "typeof",
+    "case",
+    "do",
+    "else",
+    "in",
+    "of",
+    "new",
+    "delete",
+    "void",
+    "throw",
+    "instanceof",
+    "yield",
+    "await",
 ];
 
 fn regex_allowed(prev: Option<&Token>) -> bool {
@@ -173,9 +212,9 @@ fn regex_literal(c: &mut Cursor<'_>) -> Option<String> {
 }
 
 const OPS: [&str; 38] = [
-    ">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=", "=>", "==",
-    "!=", "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=",
-    "|=", "^=", "**", "<<", ">>", "::", "->", "#{", "@@", "::",
+    ">>>=", "...", "===", "!==", "**=", "<<=", ">>=", ">>>", "&&=", "||=", "??=", "=>", "==", "!=",
+    "<=", ">=", "&&", "||", "??", "?.", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=",
+    "**", "<<", ">>", "::", "->", "#{", "@@", "::",
 ];
 
 fn punct(c: &mut Cursor<'_>) -> String {
@@ -214,7 +253,10 @@ fn quoted(c: &mut Cursor<'_>, q: u8, out: &mut Lexed) -> StrLit {
     if c.peek() == Some(q) {
         c.bump();
     }
-    StrLit { value: unescape(raw), ..StrLit::default() }
+    StrLit {
+        value: unescape(raw),
+        ..StrLit::default()
+    }
 }
 
 fn template(c: &mut Cursor<'_>, offset: usize, nesting: usize, out: &mut Lexed) -> StrLit {
@@ -246,7 +288,12 @@ fn template(c: &mut Cursor<'_>, offset: usize, nesting: usize, out: &mut Lexed) 
                 let expr_line = c.line;
                 let expr_end = expr_end(c, out);
                 if nesting < MAX_NESTING {
-                    let sub = lex_at(c.slice(expr_start, expr_end), expr_start + offset, expr_line, nesting + 1);
+                    let sub = lex_at(
+                        c.slice(expr_start, expr_end),
+                        expr_start + offset,
+                        expr_line,
+                        nesting + 1,
+                    );
                     out.inert.extend(sub.inert);
                     out.incomplete |= sub.incomplete;
                     lit.parts.push(sub.tokens);
@@ -344,9 +391,19 @@ mod tests {
     #[test]
     fn template_parts_are_code() {
         let l = lex("const s = `rm ${fs.rmSync(`/x${y}`)} done`");
-        let lit = l.tokens.iter().find_map(|t| t.str_lit()).cloned().unwrap_or_default();
+        let lit = l
+            .tokens
+            .iter()
+            .find_map(|t| t.str_lit())
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(lit.value, "rm {} done");
-        let ids: Vec<_> = lit.parts.iter().flatten().filter_map(|t| t.ident()).collect();
+        let ids: Vec<_> = lit
+            .parts
+            .iter()
+            .flatten()
+            .filter_map(|t| t.ident())
+            .collect();
         assert_eq!(ids, vec!["fs", "rmSync"]);
     }
 

@@ -30,8 +30,21 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
         match b {
             b'\n' => {
                 c.bump();
-                if depth == 0 && !matches!(out.tokens.last(), None | Some(Token { kind: TokenKind::Newline, .. })) {
-                    out.tokens.push(tok(TokenKind::Newline, start + offset, c.pos + offset, line));
+                if depth == 0
+                    && !matches!(
+                        out.tokens.last(),
+                        None | Some(Token {
+                            kind: TokenKind::Newline,
+                            ..
+                        })
+                    )
+                {
+                    out.tokens.push(tok(
+                        TokenKind::Newline,
+                        start + offset,
+                        c.pos + offset,
+                        line,
+                    ));
                 }
             }
             b' ' | b'\t' | b'\r' | b'\x0c' => {
@@ -52,7 +65,12 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
             }
             b'\'' | b'"' => {
                 let lit = string(&mut c, "", offset, nesting, &mut out);
-                out.tokens.push(tok(TokenKind::Str(lit), start + offset, c.pos + offset, line));
+                out.tokens.push(tok(
+                    TokenKind::Str(lit),
+                    start + offset,
+                    c.pos + offset,
+                    line,
+                ));
             }
             _ if is_ident_start(b, false) => {
                 while c.peek().is_some_and(|x| is_ident_continue(x, false)) {
@@ -61,17 +79,37 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
                 let word = c.slice(start, c.pos);
                 if matches!(c.peek(), Some(b'\'' | b'"')) && is_prefix(word) {
                     let lit = string(&mut c, word, offset, nesting, &mut out);
-                    out.tokens.push(tok(TokenKind::Str(lit), start + offset, c.pos + offset, line));
+                    out.tokens.push(tok(
+                        TokenKind::Str(lit),
+                        start + offset,
+                        c.pos + offset,
+                        line,
+                    ));
                 } else {
-                    out.tokens.push(tok(TokenKind::Ident(word.to_string()), start + offset, c.pos + offset, line));
+                    out.tokens.push(tok(
+                        TokenKind::Ident(word.to_string()),
+                        start + offset,
+                        c.pos + offset,
+                        line,
+                    ));
                 }
             }
-            _ if b.is_ascii_digit() || (b == b'.' && c.peek_at(1).is_some_and(|x| x.is_ascii_digit())) => {
-                while c.peek().is_some_and(|x| x.is_ascii_alphanumeric() || x == b'.' || x == b'_') {
+            _ if b.is_ascii_digit()
+                || (b == b'.' && c.peek_at(1).is_some_and(|x| x.is_ascii_digit())) =>
+            {
+                while c
+                    .peek()
+                    .is_some_and(|x| x.is_ascii_alphanumeric() || x == b'.' || x == b'_')
+                {
                     c.bump();
                 }
                 let text = c.slice(start, c.pos).to_string();
-                out.tokens.push(tok(TokenKind::Num(text), start + offset, c.pos + offset, line));
+                out.tokens.push(tok(
+                    TokenKind::Num(text),
+                    start + offset,
+                    c.pos + offset,
+                    line,
+                ));
             }
             _ => {
                 let p = punct(&mut c);
@@ -80,7 +118,12 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
                     ")" | "]" | "}" => depth = depth.saturating_sub(1),
                     _ => {}
                 }
-                out.tokens.push(tok(TokenKind::Punct(p), start + offset, c.pos + offset, line));
+                out.tokens.push(tok(
+                    TokenKind::Punct(p),
+                    start + offset,
+                    c.pos + offset,
+                    line,
+                ));
             }
         }
     }
@@ -88,7 +131,12 @@ fn lex_at(src: &str, offset: usize, first_line: u32, nesting: usize) -> Lexed {
 }
 
 fn tok(kind: TokenKind, start: usize, end: usize, line: u32) -> Token {
-    Token { kind, start, end, line }
+    Token {
+        kind,
+        start,
+        end,
+        line,
+    }
 }
 
 fn is_prefix(word: &str) -> bool {
@@ -99,8 +147,8 @@ fn is_prefix(word: &str) -> bool {
 }
 
 const OPS: [&str; 24] = [
-    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "==", "!=", "<=", ">=", "**", "//", "<<",
-    ">>", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "==", "!=", "<=", ">=", "**", "//", "<<", ">>",
+    "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "@=",
 ];
 
 fn punct(c: &mut Cursor<'_>) -> String {
@@ -116,7 +164,13 @@ fn punct(c: &mut Cursor<'_>) -> String {
 }
 
 /// Lex a string literal starting at the quote; `prefix` was already consumed.
-fn string(c: &mut Cursor<'_>, prefix: &str, offset: usize, nesting: usize, out: &mut Lexed) -> StrLit {
+fn string(
+    c: &mut Cursor<'_>,
+    prefix: &str,
+    offset: usize,
+    nesting: usize,
+    out: &mut Lexed,
+) -> StrLit {
     let lower = prefix.to_ascii_lowercase();
     let raw = lower.contains('r');
     let fstr = lower.contains('f') || lower.contains('t');
@@ -128,7 +182,10 @@ fn string(c: &mut Cursor<'_>, prefix: &str, offset: usize, nesting: usize, out: 
     for _ in 0..qlen {
         c.bump();
     }
-    let mut lit = StrLit { triple, ..StrLit::default() };
+    let mut lit = StrLit {
+        triple,
+        ..StrLit::default()
+    };
     let mut buf = String::new();
     loop {
         let Some(x) = c.peek() else {
@@ -243,7 +300,9 @@ fn cut_format_spec(expr: &str) -> &str {
         match b {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            b'!' if depth == 0 && bytes.get(i + 1) != Some(&b'=') => return expr.get(..i).unwrap_or(expr),
+            b'!' if depth == 0 && bytes.get(i + 1) != Some(&b'=') => {
+                return expr.get(..i).unwrap_or(expr);
+            }
             b':' if depth == 0 => return expr.get(..i).unwrap_or(expr),
             _ => {}
         }
@@ -260,9 +319,9 @@ fn mark_bare_strings(lexed: &mut Lexed) {
     let mut i = 0;
     while i < n {
         let at_stmt_start = i == 0
-            || toks
-                .get(i.wrapping_sub(1))
-                .is_some_and(|t| matches!(t.kind, TokenKind::Newline) || t.is_punct(";") || t.is_punct(":"));
+            || toks.get(i.wrapping_sub(1)).is_some_and(|t| {
+                matches!(t.kind, TokenKind::Newline) || t.is_punct(";") || t.is_punct(":")
+            });
         if at_stmt_start && toks.get(i).is_some_and(|t| t.str_lit().is_some()) {
             // implicit concatenation: a run of adjacent string tokens
             let mut j = i;
@@ -274,7 +333,10 @@ fn mark_bare_strings(lexed: &mut Lexed) {
                 .is_none_or(|t| matches!(t.kind, TokenKind::Newline) || t.is_punct(";"));
             if ends_stmt {
                 let start = toks.get(i).map(|t| t.start).unwrap_or(0);
-                let end = toks.get(j.saturating_sub(1)).map(|t| t.end).unwrap_or(start);
+                let end = toks
+                    .get(j.saturating_sub(1))
+                    .map(|t| t.end)
+                    .unwrap_or(start);
                 lexed.inert.push((start, end));
                 i = j;
                 continue;
@@ -319,10 +381,20 @@ mod tests {
     #[test]
     fn fstring_interpolations_are_code() {
         let l = lex("x = f\"rm {os.system('id')!r:>10} {{literal}}\"");
-        let lit = l.tokens.iter().find_map(|t| t.str_lit()).cloned().unwrap_or_default();
+        let lit = l
+            .tokens
+            .iter()
+            .find_map(|t| t.str_lit())
+            .cloned()
+            .unwrap_or_default();
         assert!(lit.interpolated);
         assert_eq!(lit.value, "rm {} {literal}");
-        let inner: Vec<_> = lit.parts.iter().flatten().filter_map(|t| t.ident()).collect();
+        let inner: Vec<_> = lit
+            .parts
+            .iter()
+            .flatten()
+            .filter_map(|t| t.ident())
+            .collect();
         assert_eq!(inner, vec!["os", "system"]);
     }
 

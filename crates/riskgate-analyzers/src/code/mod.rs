@@ -21,8 +21,8 @@ mod shell_words;
 mod token;
 
 pub use analysis::{
-    Analysis, Arg, ArgValue, Assignment, Call, EmbeddedCommand, EmbeddedSql, MAX_DEPTH, ShellCommand,
-    StringLit, Store, detect_language,
+    Analysis, Arg, ArgValue, Assignment, Call, EmbeddedCommand, EmbeddedSql, MAX_DEPTH,
+    ShellCommand, Store, StringLit, detect_language,
 };
 pub use assessor::{CodeAction, CommandAssessor, CustomAssessor, RiskAssessor};
 pub use default_rules::default_rules;

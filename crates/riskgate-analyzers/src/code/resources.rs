@@ -25,14 +25,38 @@ static PERSISTENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         .ok()
 });
 
-static DEVICE: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new(r"^/dev/(?:sd[a-z]|nvme\d|hd[a-z]|xvd[a-z]|vd[a-z]|mmcblk\d|disk\d|md\d|dm-\d|mapper/|loop\d|rdisk\d)").ok());
+static DEVICE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r"^/dev/(?:sd[a-z]|nvme\d|hd[a-z]|xvd[a-z]|vd[a-z]|mmcblk\d|disk\d|md\d|dm-\d|mapper/|loop\d|rdisk\d)").ok()
+});
 
 /// Directories whose deletion destroys the system or a user's data.
 const CRITICAL_DIRS: [&str; 26] = [
-    "/", "/*", "~", "~/", "~/*", "$HOME", "${HOME}", "$HOME/", "/home", "/home/", "/home/*",
-    "/etc", "/usr", "/var", "/bin", "/sbin", "/lib", "/lib64", "/boot", "/opt", "/root", "/sys",
-    "/proc", "/dev", "C:\\", "C:\\Windows",
+    "/",
+    "/*",
+    "~",
+    "~/",
+    "~/*",
+    "$HOME",
+    "${HOME}",
+    "$HOME/",
+    "/home",
+    "/home/",
+    "/home/*",
+    "/etc",
+    "/usr",
+    "/var",
+    "/bin",
+    "/sbin",
+    "/lib",
+    "/lib64",
+    "/boot",
+    "/opt",
+    "/root",
+    "/sys",
+    "/proc",
+    "/dev",
+    "C:\\",
+    "C:\\Windows",
 ];
 
 /// True for a path that names the root, a top-level system directory or a home directory.
@@ -41,14 +65,24 @@ pub fn is_critical_path(p: &str) -> bool {
     if t.is_empty() {
         return false;
     }
-    let trimmed = if t.len() > 1 { t.trim_end_matches('/') } else { t };
+    let trimmed = if t.len() > 1 {
+        t.trim_end_matches('/')
+    } else {
+        t
+    };
     let trimmed = if trimmed.is_empty() { "/" } else { trimmed };
-    if CRITICAL_DIRS.iter().any(|d| d.eq_ignore_ascii_case(trimmed) || d.eq_ignore_ascii_case(t)) {
+    if CRITICAL_DIRS
+        .iter()
+        .any(|d| d.eq_ignore_ascii_case(trimmed) || d.eq_ignore_ascii_case(t))
+    {
         return true;
     }
     // /home/USER itself (not deeper)
-    if let Some(rest) = trimmed.strip_prefix("/home/").or_else(|| trimmed.strip_prefix("/Users/")) {
-        return !rest.contains('/') && !rest.is_empty() && rest != "*" || rest == "*";
+    if let Some(rest) = trimmed
+        .strip_prefix("/home/")
+        .or_else(|| trimmed.strip_prefix("/Users/"))
+    {
+        return rest == "*" || (!rest.contains('/') && !rest.is_empty());
     }
     trimmed == "/Users" || trimmed == "/System" || trimmed == "/Library"
 }
@@ -74,14 +108,27 @@ pub fn is_path_like(s: &str) -> bool {
     if s.is_empty() || s.len() > 512 || s.contains('\n') || s.contains("://") {
         return false;
     }
-    if s.starts_with('/') || s.starts_with("~/") || s == "~" || s.starts_with("./") || s.starts_with("../") || s.starts_with("$HOME") {
+    if s.starts_with('/')
+        || s.starts_with("~/")
+        || s == "~"
+        || s.starts_with("./")
+        || s.starts_with("../")
+        || s.starts_with("$HOME")
+    {
         return !s.contains(' ') || s.starts_with('/');
     }
     let b = s.as_bytes();
-    if b.len() >= 3 && b.first().is_some_and(u8::is_ascii_alphabetic) && b.get(1) == Some(&b':') && matches!(b.get(2), Some(b'\\' | b'/')) {
+    if b.len() >= 3
+        && b.first().is_some_and(u8::is_ascii_alphabetic)
+        && b.get(1) == Some(&b':')
+        && matches!(b.get(2), Some(b'\\' | b'/'))
+    {
         return true;
     }
-    s.contains('/') && !s.contains(' ') && !s.starts_with('-') && s.chars().all(|c| c.is_ascii_graphic())
+    s.contains('/')
+        && !s.contains(' ')
+        && !s.starts_with('-')
+        && s.chars().all(|c| c.is_ascii_graphic())
 }
 
 /// `file:PATH`.
@@ -92,7 +139,11 @@ pub fn file(p: &str) -> String {
 /// URLs in a text.
 pub fn urls(text: &str) -> Vec<String> {
     URL.as_ref()
-        .map(|r| r.find_iter(text).map(|m| format!("url:{}", m.as_str().trim_end_matches(['.', ',', ';']))).collect())
+        .map(|r| {
+            r.find_iter(text)
+                .map(|m| format!("url:{}", m.as_str().trim_end_matches(['.', ',', ';'])))
+                .collect()
+        })
         .unwrap_or_default()
 }
 
@@ -102,9 +153,24 @@ pub fn tables(sql: &str) -> Vec<String> {
     if let Some(r) = TABLE.as_ref() {
         for c in r.captures_iter(sql) {
             if let Some(m) = c.get(1) {
-                let name: String = m.as_str().chars().filter(|c| !matches!(c, '`' | '"' | '[' | ']')).collect();
+                let name: String = m
+                    .as_str()
+                    .chars()
+                    .filter(|c| !matches!(c, '`' | '"' | '[' | ']'))
+                    .collect();
                 let upper = name.to_ascii_uppercase();
-                if matches!(upper.as_str(), "SELECT" | "VALUES" | "SET" | "WHERE" | "IF" | "ONLY" | "TABLE" | "LATERAL" | "DUAL") {
+                if matches!(
+                    upper.as_str(),
+                    "SELECT"
+                        | "VALUES"
+                        | "SET"
+                        | "WHERE"
+                        | "IF"
+                        | "ONLY"
+                        | "TABLE"
+                        | "LATERAL"
+                        | "DUAL"
+                ) {
                     continue;
                 }
                 let r = format!("table:{name}");
@@ -125,7 +191,9 @@ pub fn of_value(v: &ArgValue, file_arg: bool) -> Vec<String> {
             let u = urls(s);
             if !u.is_empty() {
                 u
-            } else if (file_arg && !s.is_empty() && !s.contains('\n') && s.len() < 512) || is_path_like(s) {
+            } else if (file_arg && !s.is_empty() && !s.contains('\n') && s.len() < 512)
+                || is_path_like(s)
+            {
                 vec![file(s)]
             } else {
                 Vec::new()
@@ -138,19 +206,35 @@ pub fn of_value(v: &ArgValue, file_arg: bool) -> Vec<String> {
 
 /// Resources named by a call's first argument (a path or URL).
 pub fn of_call(c: &Call) -> Vec<String> {
-    c.args.iter().filter(|a| a.keyword.is_none()).take(2).flat_map(|a| of_value(&a.value, false)).chain(
-        c.args.first().map(|a| of_value(&a.value, true)).unwrap_or_default(),
-    ).fold(Vec::new(), |mut acc, r| {
-        if !acc.contains(&r) {
-            acc.push(r);
-        }
-        acc
-    })
+    c.args
+        .iter()
+        .filter(|a| a.keyword.is_none())
+        .take(2)
+        .flat_map(|a| of_value(&a.value, false))
+        .chain(
+            c.args
+                .first()
+                .map(|a| of_value(&a.value, true))
+                .unwrap_or_default(),
+        )
+        .fold(Vec::new(), |mut acc, r| {
+            if !acc.contains(&r) {
+                acc.push(r);
+            }
+            acc
+        })
 }
 
 /// Paths among command words (the non-flag arguments that look like paths).
 pub fn of_words(words: &[String]) -> Vec<String> {
-    words.iter().skip(1).filter(|w| !w.starts_with('-') && w.as_str() != "$ARG" && (is_path_like(w) || w.starts_with('/'))).map(|w| file(w)).collect()
+    words
+        .iter()
+        .skip(1)
+        .filter(|w| {
+            !w.starts_with('-') && w.as_str() != "$ARG" && (is_path_like(w) || w.starts_with('/'))
+        })
+        .map(|w| file(w))
+        .collect()
 }
 
 /// Every resource the code names: URLs and paths in evaluated strings, tables in SQL.
@@ -165,7 +249,7 @@ pub fn global(a: &Analysis) -> Vec<String> {
         for u in urls(&s.value) {
             push(u);
         }
-        if is_path_like(&s.value) && s.value != "/" || s.value == "/" {
+        if s.value == "/" || is_path_like(&s.value) {
             push(file(&s.value));
         }
     }
@@ -208,9 +292,19 @@ mod tests {
 
     #[test]
     fn extraction() {
-        assert_eq!(urls("see https://api.example.com/data."), vec!["url:https://api.example.com/data"]);
-        assert_eq!(tables("DELETE FROM users WHERE id IN (SELECT id FROM old_users)"), vec!["table:users", "table:old_users"]);
-        assert!(is_path_like("/tmp/data.csv") && is_path_like("data/out.csv") && !is_path_like("hello world"));
+        assert_eq!(
+            urls("see https://api.example.com/data."),
+            vec!["url:https://api.example.com/data"]
+        );
+        assert_eq!(
+            tables("DELETE FROM users WHERE id IN (SELECT id FROM old_users)"),
+            vec!["table:users", "table:old_users"]
+        );
+        assert!(
+            is_path_like("/tmp/data.csv")
+                && is_path_like("data/out.csv")
+                && !is_path_like("hello world")
+        );
         assert!(!is_path_like("{}") && !is_path_like("-rf"));
     }
 }

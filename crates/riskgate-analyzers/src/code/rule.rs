@@ -21,7 +21,9 @@ pub type AnalysisMatcher = Box<dyn Fn(&Analysis) -> Vec<Hit> + Send + Sync>;
 #[derive(Debug, thiserror::Error)]
 pub enum CodeError {
     /// A regex pattern did not compile.
-    #[error("rule `{name}`: invalid regex `{pattern}`: {source} (patterns use Rust regex syntax; escape literal parentheses as `\\(`)")]
+    #[error(
+        "rule `{name}`: invalid regex `{pattern}`: {source} (patterns use Rust regex syntax; escape literal parentheses as `\\(`)"
+    )]
     InvalidRegex {
         /// The rule.
         name: String,
@@ -78,7 +80,10 @@ pub struct Hit {
 impl Hit {
     /// A hit on `matched`.
     pub fn new(matched: impl Into<String>) -> Hit {
-        Hit { matched: matched.into(), ..Hit::default() }
+        Hit {
+            matched: matched.into(),
+            ..Hit::default()
+        }
     }
 
     /// At this span and line.
@@ -117,7 +122,12 @@ pub struct RiskRule {
 }
 
 impl RiskRule {
-    fn with_pattern(name: impl Into<String>, pattern: RulePattern, level: RiskLevel, reason: impl Into<String>) -> RiskRule {
+    fn with_pattern(
+        name: impl Into<String>,
+        pattern: RulePattern,
+        level: RiskLevel,
+        reason: impl Into<String>,
+    ) -> RiskRule {
         RiskRule {
             name: name.into(),
             pattern,
@@ -131,14 +141,28 @@ impl RiskRule {
     }
 
     /// A regex rule (compiled case-insensitively).
-    pub fn regex(name: impl Into<String>, pattern: &str, level: RiskLevel, reason: impl Into<String>) -> Result<RiskRule, CodeError> {
+    pub fn regex(
+        name: impl Into<String>,
+        pattern: &str,
+        level: RiskLevel,
+        reason: impl Into<String>,
+    ) -> Result<RiskRule, CodeError> {
         let name = name.into();
         let re = RegexBuilder::new(pattern)
             .case_insensitive(true)
             .size_limit(1 << 22)
             .build()
-            .map_err(|source| CodeError::InvalidRegex { name: name.clone(), pattern: pattern.to_string(), source })?;
-        Ok(RiskRule::with_pattern(name, RulePattern::Regex(re), level, reason))
+            .map_err(|source| CodeError::InvalidRegex {
+                name: name.clone(),
+                pattern: pattern.to_string(),
+                source,
+            })?;
+        Ok(RiskRule::with_pattern(
+            name,
+            RulePattern::Regex(re),
+            level,
+            reason,
+        ))
     }
 
     /// A rule whose pattern is a closure over the action.
@@ -148,7 +172,12 @@ impl RiskRule {
         level: RiskLevel,
         reason: impl Into<String>,
     ) -> RiskRule {
-        RiskRule::with_pattern(name, RulePattern::Predicate(Box::new(predicate)), level, reason)
+        RiskRule::with_pattern(
+            name,
+            RulePattern::Predicate(Box::new(predicate)),
+            level,
+            reason,
+        )
     }
 
     /// A rule whose pattern is a matcher over the analyzed code.
@@ -158,7 +187,12 @@ impl RiskRule {
         level: RiskLevel,
         reason: impl Into<String>,
     ) -> RiskRule {
-        RiskRule::with_pattern(name, RulePattern::Analysis(Box::new(matcher)), level, reason)
+        RiskRule::with_pattern(
+            name,
+            RulePattern::Analysis(Box::new(matcher)),
+            level,
+            reason,
+        )
     }
 
     /// With reversibility.

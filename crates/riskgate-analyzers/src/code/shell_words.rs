@@ -48,7 +48,10 @@ fn split_into(text: &str, depth: usize, out: &mut Split) {
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0usize;
     let mut line = 1u32;
-    let mut cur = SimpleCommand { line, ..SimpleCommand::default() };
+    let mut cur = SimpleCommand {
+        line,
+        ..SimpleCommand::default()
+    };
     let mut word = String::new();
     let mut in_word = false;
     let mut pending_redirect: Option<String> = None;
@@ -85,7 +88,11 @@ fn split_into(text: &str, depth: usize, out: &mut Split) {
             for s in subs.drain(..) {
                 split_into(&s, depth + 1, out);
             }
-            cur = SimpleCommand { line, piped: $piped_next, ..SimpleCommand::default() };
+            cur = SimpleCommand {
+                line,
+                piped: $piped_next,
+                ..SimpleCommand::default()
+            };
         };
     }
 
@@ -171,7 +178,11 @@ fn split_into(text: &str, depth: usize, out: &mut Split) {
                         closed = true;
                         break;
                     }
-                    if c == '\\' && chars.get(i + 1).is_some_and(|n| matches!(n, '"' | '\\' | '$' | '`')) {
+                    if c == '\\'
+                        && chars
+                            .get(i + 1)
+                            .is_some_and(|n| matches!(n, '"' | '\\' | '$' | '`'))
+                    {
                         if let Some(&n) = chars.get(i + 1) {
                             word.push(n);
                         }
@@ -223,7 +234,14 @@ fn split_into(text: &str, depth: usize, out: &mut Split) {
             ';' | '&' | '|' => {
                 let next = chars.get(i + 1).copied();
                 let pipe = ch == '|' && next != Some('|');
-                i += if matches!((ch, next), ('&', Some('&')) | ('|', Some('|')) | (';', Some(';')) | ('|', Some('&'))) { 2 } else { 1 };
+                i += if matches!(
+                    (ch, next),
+                    ('&', Some('&')) | ('|', Some('|')) | (';', Some(';')) | ('|', Some('&'))
+                ) {
+                    2
+                } else {
+                    1
+                };
                 if ch == '&' && next == Some('>') {
                     // `&>file`: a redirection, not a separator
                     end_word!();
@@ -240,7 +258,9 @@ fn split_into(text: &str, depth: usize, out: &mut Split) {
                 }
                 if ch == '{' || ch == '}' {
                     // `{` and `}` are words only when standing alone
-                    if chars.get(i + 1).is_some_and(|c| c.is_whitespace()) || chars.get(i + 1).is_none() {
+                    if chars.get(i + 1).is_some_and(|c| c.is_whitespace())
+                        || chars.get(i + 1).is_none()
+                    {
                         end_command!(false);
                     } else {
                         word.push(ch);
@@ -326,7 +346,10 @@ fn backtick(chars: &[char], start: usize) -> (String, usize) {
 pub fn join_argv(argv: &[String]) -> String {
     argv.iter()
         .map(|w| {
-            if !w.is_empty() && w.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c)) {
+            if !w.is_empty()
+                && w.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c))
+            {
                 w.clone()
             } else {
                 format!("'{}'", w.replace('\'', r"'\''"))
@@ -358,12 +381,27 @@ mod tests {
 
     #[test]
     fn redirects_and_heredocs() {
-        let s = split("dd if=/dev/zero > /dev/sda 2>&1\ncat <<'EOF' | sh\nrm -rf /\nEOF\necho done");
-        assert_eq!(s.commands[0].redirects, vec![(">".to_string(), "/dev/sda".to_string())]);
-        let fed = s.commands.iter().find(|c| !c.heredocs.is_empty()).cloned().unwrap_or_default();
+        let s =
+            split("dd if=/dev/zero > /dev/sda 2>&1\ncat <<'EOF' | sh\nrm -rf /\nEOF\necho done");
+        assert_eq!(
+            s.commands[0].redirects,
+            vec![(">".to_string(), "/dev/sda".to_string())]
+        );
+        let fed = s
+            .commands
+            .iter()
+            .find(|c| !c.heredocs.is_empty())
+            .cloned()
+            .unwrap_or_default();
         assert_eq!(fed.heredocs, vec!["rm -rf /\n".to_string()]);
-        assert_eq!(words("a && b || c & d"), vec![vec!["a"], vec!["b"], vec!["c"], vec!["d"]]);
-        assert_eq!(s.commands.last().map(|c| c.words.clone()), Some(vec!["echo".to_string(), "done".into()]));
+        assert_eq!(
+            words("a && b || c & d"),
+            vec![vec!["a"], vec!["b"], vec!["c"], vec!["d"]]
+        );
+        assert_eq!(
+            s.commands.last().map(|c| c.words.clone()),
+            Some(vec!["echo".to_string(), "done".into()])
+        );
     }
 
     #[test]
@@ -371,6 +409,9 @@ mod tests {
         for t in ["'", "\"", "$(", "`", "<<EOF", "\\", "((((", "}}}{", ">"] {
             let _ = split(t);
         }
-        assert_eq!(join_argv(&["rm".into(), "a b".into(), "it's".into()]), r"rm 'a b' 'it'\''s'");
+        assert_eq!(
+            join_argv(&["rm".into(), "a b".into(), "it's".into()]),
+            r"rm 'a b' 'it'\''s'"
+        );
     }
 }

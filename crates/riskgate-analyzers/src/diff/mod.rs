@@ -167,18 +167,53 @@ pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
     }
     let n = parsed.files.len();
     if n > TOO_MANY_FILES {
-        sink.fire("files.cumulative", RiskClass::C, RiskLevel::Critical, "Cumulative risk: more than 10 files affected", None, None, Some(format!("{n} files")), false);
+        sink.fire(
+            "files.cumulative",
+            RiskClass::C,
+            RiskLevel::Critical,
+            "Cumulative risk: more than 10 files affected",
+            None,
+            None,
+            Some(format!("{n} files")),
+            false,
+        );
     } else if n > MANY_FILES {
-        sink.fire("files.count", RiskClass::B, RiskLevel::Medium, "More than 3 files affected", None, None, Some(format!("{n} files")), false);
+        sink.fire(
+            "files.count",
+            RiskClass::B,
+            RiskLevel::Medium,
+            "More than 3 files affected",
+            None,
+            None,
+            Some(format!("{n} files")),
+            false,
+        );
     }
     if parsed.incomplete {
-        sink.fire("parse.incomplete", RiskClass::B, RiskLevel::Medium, "The change set could not be fully parsed", None, None, None, false);
+        sink.fire(
+            "parse.incomplete",
+            RiskClass::B,
+            RiskLevel::Medium,
+            "The change set could not be fully parsed",
+            None,
+            None,
+            None,
+            false,
+        );
     }
     let mut criteria = sink.out;
-    let mut class = criteria.iter().map(|c| c.class).max().unwrap_or(RiskClass::A);
+    let mut class = criteria
+        .iter()
+        .map(|c| c.class)
+        .max()
+        .unwrap_or(RiskClass::A);
     let mut escalated = false;
     if opts.environment.is_production() && class == RiskClass::B {
-        let triggers: Vec<String> = criteria.iter().filter(|c| c.data_modification).map(|c| c.id.clone()).collect();
+        let triggers: Vec<String> = criteria
+            .iter()
+            .filter(|c| c.data_modification)
+            .map(|c| c.id.clone())
+            .collect();
         if !triggers.is_empty() {
             class = RiskClass::C;
             escalated = true;
@@ -188,7 +223,8 @@ pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
                 id: "environment.production".into(),
                 class: RiskClass::C,
                 level: RiskLevel::Critical,
-                description: "Production: data or configuration change escalated from B to C".into(),
+                description: "Production: data or configuration change escalated from B to C"
+                    .into(),
                 file: None,
                 line: None,
                 evidence: Some(uniq.join(", ")),
@@ -204,7 +240,11 @@ pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
         .iter()
         .map(|f| FileSummary {
             path: f.path().to_string(),
-            old_path: if matches!(f.status, ChangeStatus::Renamed | ChangeStatus::Copied) { f.old_path.clone() } else { None },
+            old_path: if matches!(f.status, ChangeStatus::Renamed | ChangeStatus::Copied) {
+                f.old_path.clone()
+            } else {
+                None
+            },
             status: f.status,
             binary: f.binary,
             added: f.added.len(),
@@ -218,25 +258,55 @@ pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
     if class == RiskClass::A {
         let docs_only = parsed.files.iter().all(|f| paths::is_doc(f.path()));
         findings.push(if docs_only {
-            Finding::new("changeset.docs", RiskLevel::Safe, 5, format!("Documentation only ({n} file{})", if n == 1 { "" } else { "s" }))
+            Finding::new(
+                "changeset.docs",
+                RiskLevel::Safe,
+                5,
+                format!(
+                    "Documentation only ({n} file{})",
+                    if n == 1 { "" } else { "s" }
+                ),
+            )
         } else {
-            Finding::new("changeset.small", RiskLevel::Low, 25, format!("Small, reversible change ({n} file{})", if n == 1 { "" } else { "s" }))
+            Finding::new(
+                "changeset.small",
+                RiskLevel::Low,
+                25,
+                format!(
+                    "Small, reversible change ({n} file{})",
+                    if n == 1 { "" } else { "s" }
+                ),
+            )
         });
     }
     // the input is kept for the gate and the audit log, with secrets redacted
-    let mut assessment = Assessment::from_findings(ActionKind::ChangeSet, crate::secrets::redact_text(text), findings);
+    let mut assessment = Assessment::from_findings(
+        ActionKind::ChangeSet,
+        crate::secrets::redact_text(text),
+        findings,
+    );
     if parsed.incomplete {
         assessment.mark_degraded();
     }
-    let (added, removed) = files.iter().fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
+    let (added, removed) = files
+        .iter()
+        .fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
     let summary = match criteria.first() {
-        None => format!("Class A ({}): {n} file{} changed (+{added} -{removed}), nothing requires confirmation", class.name(), if n == 1 { "" } else { "s" }),
+        None => format!(
+            "Class A ({}): {n} file{} changed (+{added} -{removed}), nothing requires confirmation",
+            class.name(),
+            if n == 1 { "" } else { "s" }
+        ),
         Some(top) => format!(
             "Class {:?} ({}): {}{}",
             class,
             class.name(),
             top.description,
-            if criteria.len() > 1 { format!(" (and {} more criteria)", criteria.len() - 1) } else { String::new() }
+            if criteria.len() > 1 {
+                format!(" (and {} more criteria)", criteria.len() - 1)
+            } else {
+                String::new()
+            }
         ),
     };
     ChangeSetReport {
@@ -262,9 +332,19 @@ fn finding_of(c: &Criterion) -> Finding {
         RiskLevel::High => 66,
         RiskLevel::Critical => 88,
     };
-    let mut f = Finding::new(format!("changeset.{}", c.id), c.level, score, c.description.clone())
-        .reversible(c.class != RiskClass::C)
-        .with_location(Location { file: c.file.clone(), line: c.line, context: (c.occurrences > 1).then(|| format!("{} occurrences", c.occurrences)), ..Location::default() });
+    let mut f = Finding::new(
+        format!("changeset.{}", c.id),
+        c.level,
+        score,
+        c.description.clone(),
+    )
+    .reversible(c.class != RiskClass::C)
+    .with_location(Location {
+        file: c.file.clone(),
+        line: c.line,
+        context: (c.occurrences > 1).then(|| format!("{} occurrences", c.occurrences)),
+        ..Location::default()
+    });
     if let Some(e) = &c.evidence {
         f.matched = Some(e.clone());
     }
@@ -285,19 +365,44 @@ impl ChangeSetReport {
             self.decision,
             self.level,
             self.score,
-            if self.escalated { ", escalated for production" } else { "" },
-            if self.degraded { ", not fully parsed" } else { "" }
+            if self.escalated {
+                ", escalated for production"
+            } else {
+                ""
+            },
+            if self.degraded {
+                ", not fully parsed"
+            } else {
+                ""
+            }
         );
         out.push_str(&format!("{}\n", self.summary));
-        let (a, r) = self.files.iter().fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
-        out.push_str(&format!("{} file{} (+{a} -{r}), environment {}\n", self.files.len(), if self.files.len() == 1 { "" } else { "s" }, self.environment));
+        let (a, r) = self
+            .files
+            .iter()
+            .fold((0, 0), |(a, r), f| (a + f.added, r + f.removed));
+        out.push_str(&format!(
+            "{} file{} (+{a} -{r}), environment {}\n",
+            self.files.len(),
+            if self.files.len() == 1 { "" } else { "s" },
+            self.environment
+        ));
         for f in &self.files {
-            let from = f.old_path.as_ref().map(|o| format!("{o} → ")).unwrap_or_default();
+            let from = f
+                .old_path
+                .as_ref()
+                .map(|o| format!("{o} → "))
+                .unwrap_or_default();
             let mode = match (&f.old_mode, &f.new_mode) {
                 (Some(o), Some(n)) if o != n => format!(" mode {o} → {n}"),
                 _ => String::new(),
             };
-            out.push_str(&format!("  {} {from}{}{}{mode}\n", f.status.letter(), f.path, if f.binary { " (binary)" } else { "" }));
+            out.push_str(&format!(
+                "  {} {from}{}{}{mode}\n",
+                f.status.letter(),
+                f.path,
+                if f.binary { " (binary)" } else { "" }
+            ));
         }
         if !self.criteria.is_empty() {
             out.push_str("criteria:\n");
@@ -310,7 +415,14 @@ impl ChangeSetReport {
             };
             out.push_str(&format!("  [{:?}] {:<28} {}", c.class, c.id, c.description));
             if !loc.is_empty() {
-                out.push_str(&format!("  ({loc}{})", if c.occurrences > 1 { format!(", {}×", c.occurrences) } else { String::new() }));
+                out.push_str(&format!(
+                    "  ({loc}{})",
+                    if c.occurrences > 1 {
+                        format!(", {}×", c.occurrences)
+                    } else {
+                        String::new()
+                    }
+                ));
             }
             out.push('\n');
             if let Some(e) = &c.evidence {

@@ -89,7 +89,10 @@ impl FileChange {
 
     /// The path that names the file (the new one, or the old one for deletions).
     pub fn path(&self) -> &str {
-        self.new_path.as_deref().or(self.old_path.as_deref()).unwrap_or("")
+        self.new_path
+            .as_deref()
+            .or(self.old_path.as_deref())
+            .unwrap_or("")
     }
 }
 
@@ -158,7 +161,11 @@ fn strip_prefix(p: &str) -> String {
 
 /// A path of a `---`/`+++` line: `/dev/null` is None; a tab-separated timestamp is dropped.
 fn marker_path(rest: &str) -> Option<String> {
-    let rest = if rest.starts_with('"') { rest } else { rest.split('\t').next().unwrap_or(rest) };
+    let rest = if rest.starts_with('"') {
+        rest
+    } else {
+        rest.split('\t').next().unwrap_or(rest)
+    };
     let p = rest.trim_end();
     if p == "/dev/null" {
         None
@@ -202,7 +209,10 @@ fn git_header_paths(rest: &str) -> (Option<String>, Option<String>) {
         }
     }
     match rest.find(" b/") {
-        Some(i) => (rest.get(..i).map(strip_prefix), rest.get(i + 1..).map(strip_prefix)),
+        Some(i) => (
+            rest.get(..i).map(strip_prefix),
+            rest.get(i + 1..).map(strip_prefix),
+        ),
         None => {
             let mut it = rest.splitn(2, ' ');
             (it.next().map(strip_prefix), it.next().map(strip_prefix))
@@ -251,7 +261,10 @@ pub fn parse_diff(text: &str) -> ParsedDiff {
                 let too_many = f.added.len() + f.removed.len() >= MAX_LINES_PER_FILE;
                 if let Some(t) = line.strip_prefix('+') {
                     if !too_many {
-                        f.added.push(DiffLine { line: new_line, text: t.to_string() });
+                        f.added.push(DiffLine {
+                            line: new_line,
+                            text: t.to_string(),
+                        });
                     }
                     new_line += 1;
                     new_left = new_left.saturating_sub(1);
@@ -260,7 +273,10 @@ pub fn parse_diff(text: &str) -> ParsedDiff {
                 }
                 if let Some(t) = line.strip_prefix('-') {
                     if !too_many {
-                        f.removed.push(DiffLine { line: old_line, text: t.to_string() });
+                        f.removed.push(DiffLine {
+                            line: old_line,
+                            text: t.to_string(),
+                        });
                     }
                     old_line += 1;
                     old_left = old_left.saturating_sub(1);
@@ -297,7 +313,10 @@ pub fn parse_diff(text: &str) -> ParsedDiff {
             combined = false;
             continue;
         }
-        if let Some(rest) = line.strip_prefix("diff --cc ").or_else(|| line.strip_prefix("diff --combined ")) {
+        if let Some(rest) = line
+            .strip_prefix("diff --cc ")
+            .or_else(|| line.strip_prefix("diff --combined "))
+        {
             finish(&mut cur, &mut out);
             let mut f = FileChange::new();
             f.old_path = Some(unquote(rest));
@@ -399,7 +418,10 @@ pub fn parse_diff(text: &str) -> ParsedDiff {
         }
     }
     finish(&mut cur, &mut out);
-    if out.files.is_empty() && !text.trim().is_empty() && (text.contains("\n+") || text.contains("\n-") || text.contains("@@")) {
+    if out.files.is_empty()
+        && !text.trim().is_empty()
+        && (text.contains("\n+") || text.contains("\n-") || text.contains("@@"))
+    {
         out.incomplete = true;
     }
     out
@@ -416,12 +438,40 @@ mod tests {
         assert!(!p.incomplete);
         assert_eq!(p.files.len(), 4);
         let r = &p.files[0];
-        assert_eq!((r.status, r.old_path.as_deref(), r.new_path.as_deref(), r.similarity), (ChangeStatus::Renamed, Some("old name.txt"), Some("new name.txt"), Some(90)));
-        assert_eq!(r.added, vec![DiffLine { line: 2, text: "come".into() }]);
-        assert_eq!(r.removed, vec![DiffLine { line: 2, text: "gone".into() }]);
+        assert_eq!(
+            (
+                r.status,
+                r.old_path.as_deref(),
+                r.new_path.as_deref(),
+                r.similarity
+            ),
+            (
+                ChangeStatus::Renamed,
+                Some("old name.txt"),
+                Some("new name.txt"),
+                Some(90)
+            )
+        );
+        assert_eq!(
+            r.added,
+            vec![DiffLine {
+                line: 2,
+                text: "come".into()
+            }]
+        );
+        assert_eq!(
+            r.removed,
+            vec![DiffLine {
+                line: 2,
+                text: "gone".into()
+            }]
+        );
         assert_eq!(p.files[1].new_mode.as_deref(), Some("100755"));
         assert!(p.files[2].binary && p.files[2].status == ChangeStatus::Added);
-        assert_eq!((p.files[3].status, p.files[3].path()), (ChangeStatus::Deleted, "x.c"));
+        assert_eq!(
+            (p.files[3].status, p.files[3].path()),
+            (ChangeStatus::Deleted, "x.c")
+        );
     }
 
     #[test]
@@ -430,14 +480,27 @@ mod tests {
         let p = parse_diff(d);
         assert_eq!(p.files.len(), 2);
         assert_eq!(p.files[0].path(), "f.txt");
-        assert_eq!((p.files[1].status, p.files[1].path()), (ChangeStatus::Added, "g.txt"));
+        assert_eq!(
+            (p.files[1].status, p.files[1].path()),
+            (ChangeStatus::Added, "g.txt")
+        );
         assert_eq!(unquote("\"a/f\\303\\266o\""), "a/föo");
-        assert_eq!(git_header_paths("\"a/x y\" \"b/x y\""), (Some("x y".into()), Some("x y".into())));
+        assert_eq!(
+            git_header_paths("\"a/x y\" \"b/x y\""),
+            (Some("x y".into()), Some("x y".into()))
+        );
     }
 
     #[test]
     fn garbage_is_tolerated() {
-        for t in ["", "hello", "@@ -x +y @@\n+a", "diff --git\n@@ -1,99999999999 +1 @@\n+a", "--- \n+++ \n@@ -1 +1 @@", "\"\\"] {
+        for t in [
+            "",
+            "hello",
+            "@@ -x +y @@\n+a",
+            "diff --git\n@@ -1,99999999999 +1 @@\n+a",
+            "--- \n+++ \n@@ -1 +1 @@",
+            "\"\\",
+        ] {
             let _ = parse_diff(t);
         }
         assert!(parse_diff("@@ -1 +1 @@\n-a\n+b\n").incomplete);

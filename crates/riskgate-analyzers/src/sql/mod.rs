@@ -117,8 +117,22 @@ pub(crate) struct Rating {
 }
 
 impl Rating {
-    pub(crate) fn new(rule: &'static str, level: RiskLevel, description: impl Into<String>, reversible: bool, data_write: bool) -> Rating {
-        Rating { rule, level, description: description.into(), reversible, data_write, resources: Vec::new(), mitigation: None }
+    pub(crate) fn new(
+        rule: &'static str,
+        level: RiskLevel,
+        description: impl Into<String>,
+        reversible: bool,
+        data_write: bool,
+    ) -> Rating {
+        Rating {
+            rule,
+            level,
+            description: description.into(),
+            reversible,
+            data_write,
+            resources: Vec::new(),
+            mitigation: None,
+        }
     }
 
     pub(crate) fn tables(mut self, tables: Vec<String>) -> Rating {
@@ -132,7 +146,8 @@ impl Rating {
     }
 
     pub(crate) fn objects(mut self, names: Vec<String>) -> Rating {
-        self.resources.extend(names.into_iter().map(|n| format!("db:{n}")));
+        self.resources
+            .extend(names.into_iter().map(|n| format!("db:{n}")));
         self
     }
 
@@ -142,7 +157,14 @@ impl Rating {
     }
 
     /// The finding for this rating of `matched` at `span`/`line`, escalated in production.
-    pub(crate) fn finding(self, matched: &str, span: Span, line: u32, context: Option<String>, opts: &SqlOptions) -> Finding {
+    pub(crate) fn finding(
+        self,
+        matched: &str,
+        span: Span,
+        line: u32,
+        context: Option<String>,
+        opts: &SqlOptions,
+    ) -> Finding {
         let mut level = self.level;
         let mut description = self.description;
         let mut tags = vec![self.rule.split('.').next().unwrap_or("sql").to_string()];
@@ -161,7 +183,11 @@ impl Rating {
         let mut f = Finding::new(self.rule, level, score, description)
             .reversible(self.reversible)
             .with_match(crate::code::truncate_text(matched.trim(), 240), Some(span))
-            .with_location(Location { line: Some(line), context, ..Location::default() })
+            .with_location(Location {
+                line: Some(line),
+                context,
+                ..Location::default()
+            })
             .with_resources(self.resources);
         if let Some(m) = self.mitigation {
             f = f.with_mitigation(m);
@@ -256,7 +282,9 @@ pub fn analyze_sql(text: &str, dialect: Dialect, opts: &SqlOptions) -> SqlReport
         let span = Span::new(piece.start, piece.end);
         let context = many.then(|| format!("statement {}", n + 1));
         let (ratings, parsed) = match parse(&piece.text, dialect) {
-            Some(stmts) if !stmts.is_empty() => (stmts.iter().map(rate::rate).collect::<Vec<_>>(), true),
+            Some(stmts) if !stmts.is_empty() => {
+                (stmts.iter().map(rate::rate).collect::<Vec<_>>(), true)
+            }
             _ => {
                 degraded = true;
                 (vec![fallback::rate(&piece.stripped)], false)
@@ -280,7 +308,12 @@ pub fn analyze_sql(text: &str, dialect: Dialect, opts: &SqlOptions) -> SqlReport
     if degraded {
         assessment.mark_degraded();
     }
-    SqlReport { dialect, environment: opts.environment, statements, assessment }
+    SqlReport {
+        dialect,
+        environment: opts.environment,
+        statements,
+        assessment,
+    }
 }
 
 /// Assess SQL text: one finding per statement, the overall level the highest.

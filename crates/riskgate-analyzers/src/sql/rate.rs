@@ -4,13 +4,19 @@
 
 use riskgate_model::RiskLevel::{self, Critical, High, Low, Medium, Safe};
 use sqlparser::ast::{
-    AlterTableOperation, BinaryOperator, CopyTarget, Expr, FromTable, ObjectType, Query, SetExpr, Statement, TableFactor,
-    TableObject, TableWithJoins, UnaryOperator, Value,
+    AlterTableOperation, BinaryOperator, CopyTarget, Expr, FromTable, ObjectType, Query, SetExpr,
+    Statement, TableFactor, TableObject, TableWithJoins, UnaryOperator, Value,
 };
 
 use super::Rating;
 
-fn r(rule: &'static str, level: RiskLevel, description: impl Into<String>, reversible: bool, data_write: bool) -> Rating {
+fn r(
+    rule: &'static str,
+    level: RiskLevel,
+    description: impl Into<String>,
+    reversible: bool,
+    data_write: bool,
+) -> Rating {
     Rating::new(rule, level, description, reversible, data_write)
 }
 
@@ -48,8 +54,21 @@ fn set_expr_tables(s: &SetExpr, out: &mut Vec<String>) {
 }
 
 const DANGEROUS_FUNCTIONS: [&str; 16] = [
-    "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "lo_import", "lo_export", "load_file", "sys_exec", "sys_eval",
-    "xp_cmdshell", "dblink", "pg_terminate_backend", "pg_cancel_backend", "pg_reload_conf", "set_config", "pg_write_file",
+    "pg_read_file",
+    "pg_read_binary_file",
+    "pg_ls_dir",
+    "lo_import",
+    "lo_export",
+    "load_file",
+    "sys_exec",
+    "sys_eval",
+    "xp_cmdshell",
+    "dblink",
+    "pg_terminate_backend",
+    "pg_cancel_backend",
+    "pg_reload_conf",
+    "set_config",
+    "pg_write_file",
     "sp_oacreate",
 ];
 
@@ -63,9 +82,21 @@ pub(crate) fn rate(stmt: &Statement) -> Rating {
                 other => other.to_string(),
             };
             let rating = if i.overwrite {
-                r("sql.insert-overwrite", High, "INSERT OVERWRITE replaces the table's contents", false, true)
+                r(
+                    "sql.insert-overwrite",
+                    High,
+                    "INSERT OVERWRITE replaces the table's contents",
+                    false,
+                    true,
+                )
             } else if i.replace_into || i.on.is_some() {
-                r("sql.upsert", Medium, "Inserts or replaces rows (existing rows may be overwritten)", false, true)
+                r(
+                    "sql.upsert",
+                    Medium,
+                    "Inserts or replaces rows (existing rows may be overwritten)",
+                    false,
+                    true,
+                )
             } else {
                 r("sql.insert", Low, "Inserts rows", true, true)
             };
@@ -77,9 +108,27 @@ pub(crate) fn rate(stmt: &Statement) -> Rating {
                 tables.push(u.table.to_string());
             }
             match &u.selection {
-                None => r("sql.update-all", High, "UPDATE without a WHERE clause changes every row", false, true),
-                Some(w) if always_true(w) => r("sql.update-all", High, format!("UPDATE with an always-true WHERE ({w}) changes every row"), false, true),
-                Some(_) => r("sql.update", Medium, "Updates the rows matching a WHERE clause", false, true),
+                None => r(
+                    "sql.update-all",
+                    High,
+                    "UPDATE without a WHERE clause changes every row",
+                    false,
+                    true,
+                ),
+                Some(w) if always_true(w) => r(
+                    "sql.update-all",
+                    High,
+                    format!("UPDATE with an always-true WHERE ({w}) changes every row"),
+                    false,
+                    true,
+                ),
+                Some(_) => r(
+                    "sql.update",
+                    Medium,
+                    "Updates the rows matching a WHERE clause",
+                    false,
+                    true,
+                ),
             }
             .tables(tables)
             .mitigation("Run the same WHERE as a SELECT first, inside a transaction")
@@ -93,75 +142,211 @@ pub(crate) fn rate(stmt: &Statement) -> Rating {
                 tables.extend(from.iter().flat_map(table_of));
             }
             match &d.selection {
-                None => r("sql.delete-all", High, "DELETE without a WHERE clause removes every row", false, true),
-                Some(w) if always_true(w) => r("sql.delete-all", High, format!("DELETE with an always-true WHERE ({w}) removes every row"), false, true),
-                Some(_) => r("sql.delete", Medium, "Deletes the rows matching a WHERE clause", false, true),
+                None => r(
+                    "sql.delete-all",
+                    High,
+                    "DELETE without a WHERE clause removes every row",
+                    false,
+                    true,
+                ),
+                Some(w) if always_true(w) => r(
+                    "sql.delete-all",
+                    High,
+                    format!("DELETE with an always-true WHERE ({w}) removes every row"),
+                    false,
+                    true,
+                ),
+                Some(_) => r(
+                    "sql.delete",
+                    Medium,
+                    "Deletes the rows matching a WHERE clause",
+                    false,
+                    true,
+                ),
             }
             .tables(tables)
             .mitigation("Back up the rows first, run the WHERE as a SELECT, and use a transaction")
         }
-        Statement::Truncate(t) => r("sql.truncate", High, "TRUNCATE removes every row of the table", false, true)
-            .tables(t.table_names.iter().map(|x| x.name.to_string()).collect())
-            .mitigation("Back up the table first"),
-        Statement::Drop { object_type, names, .. } => {
+        Statement::Truncate(t) => r(
+            "sql.truncate",
+            High,
+            "TRUNCATE removes every row of the table",
+            false,
+            true,
+        )
+        .tables(t.table_names.iter().map(|x| x.name.to_string()).collect())
+        .mitigation("Back up the table first"),
+        Statement::Drop {
+            object_type, names, ..
+        } => {
             let names: Vec<String> = names.iter().map(ToString::to_string).collect();
             let rating = match object_type {
-                ObjectType::Database => r("sql.drop-database", Critical, "DROP DATABASE deletes a whole database", false, true),
-                ObjectType::Schema => r("sql.drop-schema", Critical, "DROP SCHEMA deletes a schema and everything in it", false, true),
-                ObjectType::Table => r("sql.drop-table", High, "DROP TABLE deletes the table and all its data", false, true),
-                ObjectType::Role | ObjectType::User => r("sql.user-admin", High, "Drops a database user or role", false, false),
-                ObjectType::Warehouse | ObjectType::Stage | ObjectType::Stream => r("sql.drop-object", High, format!("Drops a {object_type}"), false, true),
-                _ => r("sql.drop-object", Medium, format!("Drops a {object_type} (can be recreated from its definition)"), true, false),
+                ObjectType::Database => r(
+                    "sql.drop-database",
+                    Critical,
+                    "DROP DATABASE deletes a whole database",
+                    false,
+                    true,
+                ),
+                ObjectType::Schema => r(
+                    "sql.drop-schema",
+                    Critical,
+                    "DROP SCHEMA deletes a schema and everything in it",
+                    false,
+                    true,
+                ),
+                ObjectType::Table => r(
+                    "sql.drop-table",
+                    High,
+                    "DROP TABLE deletes the table and all its data",
+                    false,
+                    true,
+                ),
+                ObjectType::Role | ObjectType::User => r(
+                    "sql.user-admin",
+                    High,
+                    "Drops a database user or role",
+                    false,
+                    false,
+                ),
+                ObjectType::Warehouse | ObjectType::Stage | ObjectType::Stream => r(
+                    "sql.drop-object",
+                    High,
+                    format!("Drops a {object_type}"),
+                    false,
+                    true,
+                ),
+                _ => r(
+                    "sql.drop-object",
+                    Medium,
+                    format!("Drops a {object_type} (can be recreated from its definition)"),
+                    true,
+                    false,
+                ),
             };
             let rating = rating.mitigation("Take a backup first (pg_dump, mysqldump)");
-            if matches!(object_type, ObjectType::Table) { rating.tables(names) } else { rating.objects(names) }
+            if matches!(object_type, ObjectType::Table) {
+                rating.tables(names)
+            } else {
+                rating.objects(names)
+            }
         }
-        Statement::DropFunction(_) | Statement::DropProcedure { .. } | Statement::DropTrigger(_) | Statement::DropPolicy(_) | Statement::DropExtension(_) | Statement::DropDomain(_) | Statement::DropOperator(_) | Statement::DropSecret { .. } | Statement::DropConnector { .. } => {
-            r("sql.drop-object", Medium, "Drops a database object", false, false)
-        }
+        Statement::DropFunction(_)
+        | Statement::DropProcedure { .. }
+        | Statement::DropTrigger(_)
+        | Statement::DropPolicy(_)
+        | Statement::DropExtension(_)
+        | Statement::DropDomain(_)
+        | Statement::DropOperator(_)
+        | Statement::DropSecret { .. }
+        | Statement::DropConnector { .. } => r(
+            "sql.drop-object",
+            Medium,
+            "Drops a database object",
+            false,
+            false,
+        ),
         Statement::AlterTable(at) => {
-            let mut rating = r("sql.alter-table", Medium, "Changes a table's schema", true, true);
+            let mut rating = r(
+                "sql.alter-table",
+                Medium,
+                "Changes a table's schema",
+                true,
+                true,
+            );
             for op in &at.operations {
                 let next = match op {
                     AlterTableOperation::DropColumn { column_names, .. } => Some(r(
                         "sql.drop-column",
                         High,
-                        format!("ALTER TABLE … DROP COLUMN deletes the column{} and its data", if column_names.len() > 1 { "s" } else { "" }),
+                        format!(
+                            "ALTER TABLE … DROP COLUMN deletes the column{} and its data",
+                            if column_names.len() > 1 { "s" } else { "" }
+                        ),
                         false,
                         true,
                     )),
-                    AlterTableOperation::OwnerTo { new_owner } => Some(r("sql.alter-owner", High, format!("Changes the table's owner to {new_owner}"), true, false)),
-                    AlterTableOperation::RenameTable { .. } | AlterTableOperation::RenameColumn { .. } => {
-                        Some(r("sql.rename", Medium, "Renames a table or column (breaks queries that use the old name)", true, true))
-                    }
-                    AlterTableOperation::DropConstraint { .. } | AlterTableOperation::DropPrimaryKey { .. } | AlterTableOperation::DropForeignKey { .. } => {
-                        Some(r("sql.drop-constraint", Medium, "Drops a constraint (data integrity is no longer enforced)", true, true))
-                    }
+                    AlterTableOperation::OwnerTo { new_owner } => Some(r(
+                        "sql.alter-owner",
+                        High,
+                        format!("Changes the table's owner to {new_owner}"),
+                        true,
+                        false,
+                    )),
+                    AlterTableOperation::RenameTable { .. }
+                    | AlterTableOperation::RenameColumn { .. } => Some(r(
+                        "sql.rename",
+                        Medium,
+                        "Renames a table or column (breaks queries that use the old name)",
+                        true,
+                        true,
+                    )),
+                    AlterTableOperation::DropConstraint { .. }
+                    | AlterTableOperation::DropPrimaryKey { .. }
+                    | AlterTableOperation::DropForeignKey { .. } => Some(r(
+                        "sql.drop-constraint",
+                        Medium,
+                        "Drops a constraint (data integrity is no longer enforced)",
+                        true,
+                        true,
+                    )),
                     _ => None,
                 };
-                if let Some(n) = next {
-                    if n.level > rating.level {
-                        rating = n;
-                    }
+                if let Some(n) = next
+                    && n.level > rating.level
+                {
+                    rating = n;
                 }
             }
             rating.tables(vec![at.name.to_string()])
         }
         Statement::AlterSchema(s) => {
             if s.to_string().to_ascii_uppercase().contains("OWNER TO") {
-                r("sql.alter-owner", High, "Changes the schema's owner", true, false)
+                r(
+                    "sql.alter-owner",
+                    High,
+                    "Changes the schema's owner",
+                    true,
+                    false,
+                )
             } else {
                 r("sql.alter-schema", Medium, "Changes a schema", true, false)
             }
         }
-        Statement::Grant(g) => r("sql.grant", High, format!("Grants privileges ({})", g.privileges), true, false).mitigation("Grant the narrowest privileges to a specific role"),
-        Statement::Revoke(_) => r("sql.revoke", High, "Revokes privileges (may lock users or services out)", true, false),
-        Statement::CreateUser(_) | Statement::AlterUser(_) | Statement::AlterRole { .. } | Statement::CreateRole(_) => {
-            r("sql.user-admin", High, "Creates or changes a database user or role", true, false)
-        }
+        Statement::Grant(g) => r(
+            "sql.grant",
+            High,
+            format!("Grants privileges ({})", g.privileges),
+            true,
+            false,
+        )
+        .mitigation("Grant the narrowest privileges to a specific role"),
+        Statement::Revoke(_) => r(
+            "sql.revoke",
+            High,
+            "Revokes privileges (may lock users or services out)",
+            true,
+            false,
+        ),
+        Statement::CreateUser(_)
+        | Statement::AlterUser(_)
+        | Statement::AlterRole { .. }
+        | Statement::CreateRole(_) => r(
+            "sql.user-admin",
+            High,
+            "Creates or changes a database user or role",
+            true,
+            false,
+        ),
         Statement::CreateTable(ct) => {
             let rating = if ct.or_replace {
-                r("sql.create-replace", Medium, "CREATE OR REPLACE TABLE drops the existing table and its data", false, true)
+                r(
+                    "sql.create-replace",
+                    Medium,
+                    "CREATE OR REPLACE TABLE drops the existing table and its data",
+                    false,
+                    true,
+                )
             } else {
                 r("sql.create", Low, "Creates a table", true, false)
             };
@@ -169,50 +354,170 @@ pub(crate) fn rate(stmt: &Statement) -> Rating {
         }
         Statement::CreateView(v) => {
             if v.or_replace {
-                r("sql.create-replace", Medium, "Replaces a view's definition", true, false)
+                r(
+                    "sql.create-replace",
+                    Medium,
+                    "Replaces a view's definition",
+                    true,
+                    false,
+                )
             } else {
                 r("sql.create", Low, "Creates a view", true, false)
             }
         }
-        Statement::CreateIndex(_) | Statement::CreateDatabase { .. } | Statement::CreateSchema { .. } | Statement::CreateSequence { .. } | Statement::CreateType { .. } | Statement::CreateDomain(_) => {
+        Statement::CreateIndex(_)
+        | Statement::CreateDatabase { .. }
+        | Statement::CreateSchema { .. }
+        | Statement::CreateSequence { .. }
+        | Statement::CreateType { .. }
+        | Statement::CreateDomain(_) => {
             r("sql.create", Low, "Creates a database object", true, false)
         }
-        Statement::CreateFunction(_) | Statement::CreateProcedure { .. } | Statement::CreateTrigger(_) | Statement::CreateExtension(_) => {
-            r("sql.create-code", Medium, "Creates code that runs inside the database", true, false)
-        }
+        Statement::CreateFunction(_)
+        | Statement::CreateProcedure { .. }
+        | Statement::CreateTrigger(_)
+        | Statement::CreateExtension(_) => r(
+            "sql.create-code",
+            Medium,
+            "Creates code that runs inside the database",
+            true,
+            false,
+        ),
         Statement::Copy { to, target, .. } => match target {
-            CopyTarget::Program { command } => r("sql.copy-program", Critical, format!("COPY … PROGRAM runs a shell command on the database server ({command})"), false, true),
-            CopyTarget::File { filename } if *to => r("sql.copy-to-file", Medium, format!("Writes a file on the database server ({filename})"), true, false),
+            CopyTarget::Program { command } => r(
+                "sql.copy-program",
+                Critical,
+                format!("COPY … PROGRAM runs a shell command on the database server ({command})"),
+                false,
+                true,
+            ),
+            CopyTarget::File { filename } if *to => r(
+                "sql.copy-to-file",
+                Medium,
+                format!("Writes a file on the database server ({filename})"),
+                true,
+                false,
+            ),
             _ if *to => r("sql.select", Safe, "Exports data", true, false),
-            _ => r("sql.copy-from", Medium, "Loads rows into a table", true, true),
+            _ => r(
+                "sql.copy-from",
+                Medium,
+                "Loads rows into a table",
+                true,
+                true,
+            ),
         },
-        Statement::LoadData { .. } => r("sql.copy-from", Medium, "Loads rows into a table", true, true),
-        Statement::Merge(_) => r("sql.merge", Medium, "MERGE inserts, updates or deletes rows", false, true),
-        Statement::Explain { analyze, statement, .. } => {
+        Statement::LoadData { .. } => r(
+            "sql.copy-from",
+            Medium,
+            "Loads rows into a table",
+            true,
+            true,
+        ),
+        Statement::Merge(_) => r(
+            "sql.merge",
+            Medium,
+            "MERGE inserts, updates or deletes rows",
+            false,
+            true,
+        ),
+        Statement::Explain {
+            analyze, statement, ..
+        } => {
             if *analyze {
                 let mut inner = rate(statement);
-                inner.description = format!("EXPLAIN ANALYZE runs the statement: {}", inner.description);
+                inner.description =
+                    format!("EXPLAIN ANALYZE runs the statement: {}", inner.description);
                 inner
             } else {
                 r("sql.explain", Safe, "Shows a query plan", true, false)
             }
         }
-        Statement::Call(_) | Statement::Execute { .. } => r("sql.call", Medium, "Runs a stored procedure or prepared statement whose effects are not visible here", true, true),
-        Statement::Kill { .. } => r("sql.kill", Medium, "Kills a database connection or query", true, false),
-        Statement::Pragma { name, .. } if name.to_string().to_ascii_lowercase().contains("writable_schema") => {
-            r("sql.pragma", Medium, "PRAGMA writable_schema allows corrupting the database schema", false, true)
+        Statement::Call(_) | Statement::Execute { .. } => r(
+            "sql.call",
+            Medium,
+            "Runs a stored procedure or prepared statement whose effects are not visible here",
+            true,
+            true,
+        ),
+        Statement::Kill { .. } => r(
+            "sql.kill",
+            Medium,
+            "Kills a database connection or query",
+            true,
+            false,
+        ),
+        Statement::Pragma { name, .. }
+            if name
+                .to_string()
+                .to_ascii_lowercase()
+                .contains("writable_schema") =>
+        {
+            r(
+                "sql.pragma",
+                Medium,
+                "PRAGMA writable_schema allows corrupting the database schema",
+                false,
+                true,
+            )
         }
-        Statement::AttachDatabase { .. } | Statement::Pragma { .. } | Statement::Vacuum(_) | Statement::Analyze(_) | Statement::Lock(_) | Statement::LockTables { .. } => {
-            r("sql.maintenance", Low, "Maintenance or session statement", true, false)
-        }
-        Statement::ShowFunctions { .. } | Statement::ShowVariable { .. } | Statement::ShowStatus { .. } | Statement::ShowVariables { .. } | Statement::ShowCreate { .. }
-        | Statement::ShowColumns { .. } | Statement::ShowDatabases { .. } | Statement::ShowSchemas { .. } | Statement::ShowTables { .. } | Statement::ShowViews { .. }
-        | Statement::ShowCollation { .. } | Statement::ShowCharset(_) | Statement::ShowObjects(_) | Statement::ShowCatalogs { .. } | Statement::ShowProcessList { .. }
+        Statement::AttachDatabase { .. }
+        | Statement::Pragma { .. }
+        | Statement::Vacuum(_)
+        | Statement::Analyze(_)
+        | Statement::Lock(_)
+        | Statement::LockTables { .. } => r(
+            "sql.maintenance",
+            Low,
+            "Maintenance or session statement",
+            true,
+            false,
+        ),
+        Statement::ShowFunctions { .. }
+        | Statement::ShowVariable { .. }
+        | Statement::ShowStatus { .. }
+        | Statement::ShowVariables { .. }
+        | Statement::ShowCreate { .. }
+        | Statement::ShowColumns { .. }
+        | Statement::ShowDatabases { .. }
+        | Statement::ShowSchemas { .. }
+        | Statement::ShowTables { .. }
+        | Statement::ShowViews { .. }
+        | Statement::ShowCollation { .. }
+        | Statement::ShowCharset(_)
+        | Statement::ShowObjects(_)
+        | Statement::ShowCatalogs { .. }
+        | Statement::ShowProcessList { .. }
         | Statement::ExplainTable { .. } => r("sql.read", Safe, "Reads metadata", true, false),
-        Statement::Use(_) | Statement::Set(_) | Statement::StartTransaction { .. } | Statement::Commit { .. } | Statement::Rollback { .. } | Statement::Savepoint { .. }
-        | Statement::ReleaseSavepoint { .. } | Statement::Declare { .. } | Statement::Fetch { .. } | Statement::Close { .. } | Statement::Prepare { .. }
-        | Statement::Deallocate { .. } | Statement::Discard { .. } => r("sql.session", Safe, "Session or transaction control", true, false),
-        other => r("sql.other", Low, format!("Statement not specifically rated ({})", first_words(&other.to_string())), true, false),
+        Statement::Use(_)
+        | Statement::Set(_)
+        | Statement::StartTransaction { .. }
+        | Statement::Commit { .. }
+        | Statement::Rollback { .. }
+        | Statement::Savepoint { .. }
+        | Statement::ReleaseSavepoint { .. }
+        | Statement::Declare { .. }
+        | Statement::Fetch { .. }
+        | Statement::Close { .. }
+        | Statement::Prepare { .. }
+        | Statement::Deallocate { .. }
+        | Statement::Discard { .. } => r(
+            "sql.session",
+            Safe,
+            "Session or transaction control",
+            true,
+            false,
+        ),
+        other => r(
+            "sql.other",
+            Low,
+            format!(
+                "Statement not specifically rated ({})",
+                first_words(&other.to_string())
+            ),
+            true,
+            false,
+        ),
     }
 }
 
@@ -222,7 +527,9 @@ fn first_words(s: &str) -> String {
 
 fn rate_query(q: &Query, stmt: &Statement) -> Rating {
     // data-modifying bodies (`WITH … DELETE`) and CTEs
-    if let SetExpr::Insert(s) | SetExpr::Update(s) | SetExpr::Delete(s) | SetExpr::Merge(s) = q.body.as_ref() {
+    if let SetExpr::Insert(s) | SetExpr::Update(s) | SetExpr::Delete(s) | SetExpr::Merge(s) =
+        q.body.as_ref()
+    {
         return rate(s);
     }
     if let Some(with) = &q.with {
@@ -238,18 +545,43 @@ fn rate_query(q: &Query, stmt: &Statement) -> Rating {
         }
     }
     let text = stmt.to_string().to_ascii_lowercase();
-    if let Some(f) = DANGEROUS_FUNCTIONS.iter().find(|f| text.contains(&format!("{f}("))) {
-        return r("sql.dangerous-function", High, format!("Calls {f}(), which reads files, runs commands or affects other sessions on the server"), false, false);
+    if let Some(f) = DANGEROUS_FUNCTIONS
+        .iter()
+        .find(|f| text.contains(&format!("{f}(")))
+    {
+        return r(
+            "sql.dangerous-function",
+            High,
+            format!(
+                "Calls {f}(), which reads files, runs commands or affects other sessions on the server"
+            ),
+            false,
+            false,
+        );
     }
     let mut tables = Vec::new();
     query_tables(q, &mut tables);
-    if let SetExpr::Select(sel) = q.body.as_ref() {
-        if sel.into.is_some() {
-            return r("sql.select-into", Medium, "SELECT … INTO creates a table from a query", true, true).tables(tables);
-        }
+    if let SetExpr::Select(sel) = q.body.as_ref()
+        && sel.into.is_some()
+    {
+        return r(
+            "sql.select-into",
+            Medium,
+            "SELECT … INTO creates a table from a query",
+            true,
+            true,
+        )
+        .tables(tables);
     }
     if !q.locks.is_empty() {
-        return r("sql.select-lock", Low, "Reads rows and locks them (FOR UPDATE / FOR SHARE)", true, false).tables(tables);
+        return r(
+            "sql.select-lock",
+            Low,
+            "Reads rows and locks them (FOR UPDATE / FOR SHARE)",
+            true,
+            false,
+        )
+        .tables(tables);
     }
     r("sql.select", Safe, "Reads data", true, false).tables(tables)
 }
@@ -266,11 +598,17 @@ fn constant(e: &Expr) -> Option<Const> {
         Expr::Nested(inner) => constant(inner),
         Expr::Value(v) => match &v.value {
             Value::Number(n, _) => n.parse::<f64>().ok().map(Const::Num),
-            Value::SingleQuotedString(s) | Value::DoubleQuotedString(s) | Value::EscapedStringLiteral(s) | Value::NationalStringLiteral(s) => Some(Const::Str(s.clone())),
+            Value::SingleQuotedString(s)
+            | Value::DoubleQuotedString(s)
+            | Value::EscapedStringLiteral(s)
+            | Value::NationalStringLiteral(s) => Some(Const::Str(s.clone())),
             Value::Boolean(b) => Some(Const::Bool(*b)),
             _ => None,
         },
-        Expr::UnaryOp { op: UnaryOperator::Minus, expr } => match constant(expr) {
+        Expr::UnaryOp {
+            op: UnaryOperator::Minus,
+            expr,
+        } => match constant(expr) {
             Some(Const::Num(n)) => Some(Const::Num(-n)),
             _ => None,
         },
@@ -305,7 +643,10 @@ fn eval(e: &Expr) -> Option<bool> {
     match e {
         Expr::Nested(inner) => eval(inner),
         Expr::Value(_) => constant(e).and_then(|c| truthy(&c)),
-        Expr::UnaryOp { op: UnaryOperator::Not, expr } => eval(expr).map(|b| !b),
+        Expr::UnaryOp {
+            op: UnaryOperator::Not,
+            expr,
+        } => eval(expr).map(|b| !b),
         Expr::BinaryOp { left, op, right } => match op {
             BinaryOperator::Or => match (eval(left), eval(right)) {
                 (Some(true), _) | (_, Some(true)) => Some(true),
@@ -332,7 +673,12 @@ fn eval(e: &Expr) -> Option<bool> {
                     };
                 }
                 // `col = col`
-                if matches!(op, BinaryOperator::Eq | BinaryOperator::GtEq | BinaryOperator::LtEq) && l.is_none() && left.to_string() == right.to_string() {
+                if matches!(
+                    op,
+                    BinaryOperator::Eq | BinaryOperator::GtEq | BinaryOperator::LtEq
+                ) && l.is_none()
+                    && left.to_string() == right.to_string()
+                {
                     return Some(true);
                 }
                 None
@@ -340,13 +686,31 @@ fn eval(e: &Expr) -> Option<bool> {
         },
         Expr::IsNotNull(inner) => constant(inner).map(|_| true),
         Expr::IsTrue(inner) => eval(inner),
-        Expr::Like { negated: false, pattern, .. } | Expr::ILike { negated: false, pattern, .. } => match constant(pattern) {
+        Expr::Like {
+            negated: false,
+            pattern,
+            ..
+        }
+        | Expr::ILike {
+            negated: false,
+            pattern,
+            ..
+        } => match constant(pattern) {
             Some(Const::Str(p)) if !p.is_empty() && p.chars().all(|c| c == '%') => Some(true),
             _ => None,
         },
-        Expr::InList { expr, list, negated: false } => {
+        Expr::InList {
+            expr,
+            list,
+            negated: false,
+        } => {
             let v = constant(expr)?;
-            list.iter().any(|x| constant(x).as_ref().and_then(|c| compare(&v, c)) == Some(std::cmp::Ordering::Equal)).then_some(true)
+            list.iter()
+                .any(|x| {
+                    constant(x).as_ref().and_then(|c| compare(&v, c))
+                        == Some(std::cmp::Ordering::Equal)
+                })
+                .then_some(true)
         }
         _ => None,
     }

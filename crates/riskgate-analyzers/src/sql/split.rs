@@ -122,20 +122,34 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<Piece>, bool) {
             }
             b'$' if dollar => {
                 // $tag$ … $tag$
-                let tag_end = b.get(i + 1..).and_then(|r| r.iter().position(|x| *x == b'$')).map(|p| i + 1 + p);
+                let tag_end = b
+                    .get(i + 1..)
+                    .and_then(|r| r.iter().position(|x| *x == b'$'))
+                    .map(|p| i + 1 + p);
                 let tag = tag_end.and_then(|e| text.get(i..=e));
                 match tag {
                     Some(tag)
                         if tag.len() >= 2
-                            && tag.get(1..tag.len() - 1).is_some_and(|t| t.bytes().all(|x| x.is_ascii_alphanumeric() || x == b'_'))
-                            && !tag.get(1..).is_some_and(|t| t.starts_with(|ch: char| ch.is_ascii_digit())) =>
+                            && tag.get(1..tag.len() - 1).is_some_and(|t| {
+                                t.bytes().all(|x| x.is_ascii_alphanumeric() || x == b'_')
+                            })
+                            && !tag
+                                .get(1..)
+                                .is_some_and(|t| t.starts_with(|ch: char| ch.is_ascii_digit())) =>
                     {
                         mark!();
                         let body_start = i + tag.len();
                         match text.get(body_start..).and_then(|r| r.find(tag)) {
                             Some(p) => {
-                                line += text.get(i..body_start + p).map(|s| s.matches('\n').count() as u32).unwrap_or(0);
-                                for _ in 0..text.get(i..body_start + p).map(|s| s.matches('\n').count()).unwrap_or(0) {
+                                line += text
+                                    .get(i..body_start + p)
+                                    .map(|s| s.matches('\n').count() as u32)
+                                    .unwrap_or(0);
+                                for _ in 0..text
+                                    .get(i..body_start + p)
+                                    .map(|s| s.matches('\n').count())
+                                    .unwrap_or(0)
+                                {
                                     stripped.push('\n');
                                 }
                                 i = body_start + p + tag.len();
@@ -158,7 +172,13 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<Piece>, bool) {
             }
             b';' => {
                 if let Some((s, l)) = start.take() {
-                    pieces.push(Piece { text: text.get(s..last_sig).unwrap_or("").to_string(), start: s, end: last_sig, line: l, stripped: std::mem::take(&mut stripped).trim().to_string() });
+                    pieces.push(Piece {
+                        text: text.get(s..last_sig).unwrap_or("").to_string(),
+                        start: s,
+                        end: last_sig,
+                        line: l,
+                        stripped: std::mem::take(&mut stripped).trim().to_string(),
+                    });
                 }
                 stripped.clear();
                 i += 1;
@@ -177,7 +197,13 @@ pub(crate) fn split(text: &str, dialect: Dialect) -> (Vec<Piece>, bool) {
         }
     }
     if let Some((s, l)) = start {
-        pieces.push(Piece { text: text.get(s..last_sig.max(s)).unwrap_or("").to_string(), start: s, end: last_sig.max(s), line: l, stripped: stripped.trim().to_string() });
+        pieces.push(Piece {
+            text: text.get(s..last_sig.max(s)).unwrap_or("").to_string(),
+            start: s,
+            end: last_sig.max(s),
+            line: l,
+            stripped: stripped.trim().to_string(),
+        });
     }
     (pieces, open)
 }
@@ -192,7 +218,14 @@ mod tests {
         let (p, open) = split(src, Dialect::Postgres);
         assert!(!open);
         let texts: Vec<&str> = p.iter().map(|p| p.text.as_str()).collect();
-        assert_eq!(texts, vec!["SELECT 1", "DELETE FROM t WHERE a = ';'", "UPDATE t SET a = $$;$$"]);
+        assert_eq!(
+            texts,
+            vec![
+                "SELECT 1",
+                "DELETE FROM t WHERE a = ';'",
+                "UPDATE t SET a = $$;$$"
+            ]
+        );
         assert_eq!(p.iter().map(|p| p.line).collect::<Vec<_>>(), vec![1, 2, 3]);
         assert_eq!(&src[p[1].start..p[1].end], p[1].text);
         assert!(!p[1].stripped.contains(';'));
