@@ -249,7 +249,7 @@ fn hit_resources(rule: &Rule, hit: &Hit, views: &[CommandView<'_>]) -> Vec<Strin
     let destructive = rule.tags().iter().any(|t| t == "destructive");
     let mut out = Vec::new();
     for p in &v.positionals {
-        let t = p.text;
+        let t: &str = &p.text;
         if t.contains("://") {
             out.push(format!("url:{t}"));
         } else if (file_args || destructive) && (is_pathlike(t) || class == ExecClass::Destroy) {

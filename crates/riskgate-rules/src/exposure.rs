@@ -5,6 +5,8 @@
 //! A sensitive path given as an option value (`ssh -i ~/.ssh/id_rsa`, `--kubeconfig F`) is a
 //! use of the credential, not a read; `@file` (curl `-d @F`) is always a read.
 
+use std::borrow::Cow;
+
 use riskgate_model::{Finding, RiskLevel};
 
 use crate::matcher::CommandView;
@@ -134,7 +136,7 @@ pub(crate) fn sensitive_kind(path: &str) -> Option<&'static str> {
 }
 
 /// Sensitive paths a command reads: (path, kind).
-pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(&'a str, &'static str)> {
+pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(Cow<'a, str>, &'static str)> {
     let cmd = view.cmd;
     let mut out = Vec::new();
     let program = cmd.program.as_str();
@@ -148,8 +150,8 @@ pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(&'a str, &'sta
         if !exposing || Some(i) == last || p.after_flag {
             continue;
         }
-        if let Some(k) = sensitive_kind(p.text) {
-            out.push((p.text, k));
+        if let Some(k) = sensitive_kind(&p.text) {
+            out.push((p.text.clone(), k));
         }
     }
     // `@file` and `key=@file` always read the file (curl -d @F, -F x=@F).
@@ -161,14 +163,14 @@ pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(&'a str, &'sta
         if let Some(f) = file
             && let Some(k) = sensitive_kind(f)
         {
-            out.push((f, k));
+            out.push((Cow::Borrowed(f), k));
         }
     }
     for r in &cmd.redirects {
         if r.op == "<"
             && let Some(k) = sensitive_kind(&r.target.text)
         {
-            out.push((r.target.text.as_str(), k));
+            out.push((Cow::Borrowed(r.target.text.as_str()), k));
         }
     }
     out
@@ -185,13 +187,14 @@ pub(crate) fn is_sender(view: &CommandView<'_>) -> bool {
 
 /// The data-exposure finding of a whole script, if any.
 pub(crate) fn exposure_finding(views: &[CommandView<'_>]) -> Option<Finding> {
-    let mut reads: Vec<(&str, &str, usize)> = Vec::new();
+    let mut reads: Vec<(Cow<'_, str>, &str, usize)> = Vec::new();
     for (i, v) in views.iter().enumerate() {
         for (path, kind) in sensitive_reads(v) {
             reads.push((path, kind, i));
         }
     }
-    let (path, kind, at) = *reads.first()?;
+    let (path, kind, at) = reads.first()?;
+    let at = *at;
     let view = views.get(at)?;
     let sends = views.iter().any(is_sender);
     let resources: Vec<String> = reads.iter().map(|(p, _, _)| format!("file:{p}")).collect();

@@ -83,7 +83,7 @@ pub(crate) fn signal_findings(parsed: &ParsedCommand, views: &[CommandView<'_>])
                 let destructive = views
                     .get(*index)
                     .map(|v| {
-                        v.positionals.iter().map(|p| scoring::path_danger(p.text).0).max().unwrap_or(0)
+                        v.positionals.iter().map(|p| scoring::path_danger(&p.text).0).max().unwrap_or(0)
                             >= 20
                             || v.flags.iter().any(|f| matches!(*f, "-r" | "-R" | "--recursive"))
                     })
@@ -170,8 +170,10 @@ pub(crate) fn ipv4_in(word: &str) -> Option<[u8; 4]> {
 }
 
 fn is_public(ip: [u8; 4]) -> bool {
-    let private = matches!(ip, [10, ..] | [127, ..] | [0, ..] | [169, 254, ..] | [192, 168, ..])
-        || (ip[0] == 172 && (16..32).contains(&ip[1]))
+    let private = matches!(
+        ip,
+        [10, ..] | [127, ..] | [0, ..] | [169, 254, ..] | [192, 168, ..]
+    ) || (ip[0] == 172 && (16..32).contains(&ip[1]))
         || ip[0] >= 224;
     !private
 }

@@ -3,15 +3,19 @@
 //! A [`CommandView`] is computed once per simple command (positionals, flags, write redirect
 //! targets, canonical form) and shared by every candidate rule.
 
+use std::borrow::Cow;
+
 use riskgate_shell::{ParsedCommand, SimpleCommand, StdinSource};
 
 use crate::predicate::CPred;
 use crate::rule::{CommandMatch, Matcher, Rule, Text};
 
 /// One positional argument.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Positional<'a> {
-    pub(crate) text: &'a str,
+    /// The word, with `.`/`..` segments and repeated slashes of a path resolved lexically
+    /// (`/tmp/../home` → `/home`, `/./` → `/`).
+    pub(crate) text: Cow<'a, str>,
     /// The argument before it is a flag without `=value` (it may be that flag's value).
     pub(crate) after_flag: bool,
 }
@@ -41,7 +45,7 @@ impl<'a> CommandView<'a> {
             let t = a.text.as_str();
             if after_dashdash {
                 positionals.push(Positional {
-                    text: t,
+                    text: normalize_path(t),
                     after_flag: false,
                 });
                 continue;
@@ -54,7 +58,7 @@ impl<'a> CommandView<'a> {
                 prev_flag = !t.contains('=');
             } else {
                 positionals.push(Positional {
-                    text: t,
+                    text: normalize_path(t),
                     after_flag: prev_flag,
                 });
                 prev_flag = false;
@@ -88,6 +92,49 @@ impl<'a> CommandView<'a> {
     pub(crate) fn has_flag(&self, spec: &str) -> bool {
         self.flags.iter().any(|f| flag_matches(spec, f))
     }
+}
+
+/// Resolve `.` and `..` segments and repeated slashes of a path-looking word lexically
+/// (`/tmp/../home` → `/home`, `//` → `/`, `/usr/../*` → `/*`, `a/./b` → `a/b`). `..` above the
+/// root stays at the root; a leading `..` of a relative path and `~/..` are kept. URLs are
+/// left alone.
+pub(crate) fn normalize_path(word: &str) -> Cow<'_, str> {
+    let needs = word.contains("//")
+        || word.contains("/./")
+        || word.contains("/../")
+        || word.ends_with("/.")
+        || word.ends_with("/..");
+    if !needs || word.contains("://") {
+        return Cow::Borrowed(word);
+    }
+    let absolute = word.starts_with('/');
+    let trailing = word.ends_with('/') && word.len() > 1;
+    let mut parts: Vec<&str> = Vec::new();
+    for seg in word.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => match parts.last() {
+                Some(&last) if last != ".." && last != "~" => {
+                    parts.pop();
+                }
+                _ if absolute => {}
+                _ => parts.push(".."),
+            },
+            s => parts.push(s),
+        }
+    }
+    let mut out = String::with_capacity(word.len());
+    if absolute {
+        out.push('/');
+    }
+    out.push_str(&parts.join("/"));
+    if trailing && !out.ends_with('/') {
+        out.push('/');
+    }
+    if out.is_empty() {
+        out.push('.');
+    }
+    Cow::Owned(out)
 }
 
 /// Whether a redirection writes to a file (`>`, `>>`, `>|`, `&>`, `2>` …; not `2>&1`).
@@ -140,7 +187,7 @@ fn match_subcommand(words: &[Text], positionals: &[Positional<'_>]) -> Option<us
     for w in words {
         loop {
             let p = positionals.get(i)?;
-            if w.split('|').any(|alt| alt == p.text) {
+            if w.split('|').any(|alt| alt == p.text.as_ref()) {
                 i += 1;
                 break;
             }
@@ -208,7 +255,7 @@ pub(crate) fn command_matches(rule: &Rule, m: &CommandMatch, view: &CommandView<
     let any = |preds: &[CPred], w: &str| preds.iter().any(|p| p.matches(w));
     let kept: Vec<&str> = rest
         .iter()
-        .map(|p| p.text)
+        .map(|p| p.text.as_ref())
         .filter(|t| !any(&c.args_except, t))
         .collect();
     if !c.args_any.is_empty() && !kept.iter().any(|t| any(&c.args_any, t)) {
@@ -220,10 +267,10 @@ pub(crate) fn command_matches(rule: &Rule, m: &CommandMatch, view: &CommandView<
     if !c.args_none.is_empty() && kept.iter().any(|t| any(&c.args_none, t)) {
         return false;
     }
-    if !c.args_first.is_empty() && !rest.first().is_some_and(|p| any(&c.args_first, p.text)) {
+    if !c.args_first.is_empty() && !rest.first().is_some_and(|p| any(&c.args_first, &p.text)) {
         return false;
     }
-    if !c.args_last.is_empty() && !rest.last().is_some_and(|p| any(&c.args_last, p.text)) {
+    if !c.args_last.is_empty() && !rest.last().is_some_and(|p| any(&c.args_last, &p.text)) {
         return false;
     }
     if !c.redirect_to.is_empty() && !view.write_targets.iter().any(|t| any(&c.redirect_to, t)) {
@@ -298,6 +345,24 @@ mod tests {
     }
 
     #[test]
+    fn paths_are_resolved_lexically() {
+        for (w, n) in [
+            ("/tmp/../home", "/home"),
+            ("//", "/"),
+            ("/./", "/"),
+            ("/usr/../*", "/*"),
+            ("/../..", "/"),
+            ("a/./b", "a/b"),
+            ("src/../..", ".."),
+            ("~/../x", "~/../x"),
+            ("node_modules", "node_modules"),
+            ("https://x.example//a", "https://x.example//a"),
+        ] {
+            assert_eq!(normalize_path(w), n, "{w}");
+        }
+    }
+
+    #[test]
     fn redirect_kinds() {
         assert!(is_write_redirect(">", "/etc/passwd"));
         assert!(is_write_redirect("&>", "log"));
@@ -310,7 +375,10 @@ mod tests {
     fn subcommand_skips_flag_values() {
         let pos = |v: &[(&'static str, bool)]| -> Vec<Positional<'static>> {
             v.iter()
-                .map(|&(text, after_flag)| Positional { text, after_flag })
+                .map(|&(text, after_flag)| Positional {
+                    text: Cow::Borrowed(text),
+                    after_flag,
+                })
                 .collect()
         };
         let words: Vec<Text> = vec!["push".into()];

@@ -162,9 +162,9 @@ pub(crate) fn generic_score(view: &CommandView<'_>) -> GenericScore {
     if !is_dry_run(view) {
         let mut worst = (0u32, "", "");
         for p in &view.positionals {
-            let (s, why) = path_danger(p.text);
+            let (s, why) = path_danger(&p.text);
             if s > worst.0 {
-                worst = (s, why, p.text);
+                worst = (s, why, &p.text);
             }
         }
         if worst.0 > 0 {
