@@ -47,7 +47,7 @@ fn main() -> ExitCode {
         Command::Log(args) => cmd::log::run(args),
     };
     match result {
-        Ok(code) => code.into(),
+        Ok(code) => code,
         Err(err) if output::is_broken_pipe(&err) => exit::Code::Error.into(),
         Err(err) => {
             eprintln!("riskgate: error: {err:#}");

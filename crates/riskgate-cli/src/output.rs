@@ -35,14 +35,12 @@ pub fn emit(text: &str) -> std::io::Result<()> {
 }
 
 /// `println!` that returns an error on a closed stdout instead of panicking.
-
 macro_rules! outln {
     () => { $crate::output::emit("\n")? };
     ($($arg:tt)*) => { $crate::output::emit(&format!("{}\n", format_args!($($arg)*)))? };
 }
 
 /// `print!` that returns an error on a closed stdout instead of panicking.
-
 macro_rules! out {
     ($($arg:tt)*) => { $crate::output::emit(&format!($($arg)*))? };
 }
