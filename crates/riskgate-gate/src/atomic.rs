@@ -11,10 +11,6 @@
 //!   price worth a halved write time.)
 //!
 //! The read-modify-write cycle is: lock, re-read, merge, write, unlock (drop).
-//!
-//! `File::lock` / `try_lock` are stable since Rust 1.89; the workspace's `rust-version` still
-//! says 1.88 while the team builds with 1.95, hence the `incompatible_msrv` allowance.
-#![allow(clippy::incompatible_msrv)]
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::Write;

@@ -6,16 +6,18 @@
 //! ([`crate::redact`], cut at 64 KiB), level, score, rule ids, decision, who decided, the
 //! reason (redacted too) and the latency in microseconds.
 //!
-//! WAL mode and a 200 ms busy timeout: a locked, read-only or broken database makes
-//! [`AuditLog::open`] / [`AuditLog::record`] fail quickly; the gate turns that into a warning
-//! and the decision stands.
+//! The gate appends each record to a journal beside the database ([`crate::journal`], one
+//! `write`, no SQLite on the hot path); [`AuditLog::open`] moves the journal into the
+//! database before anything reads it. WAL mode and a 200 ms busy timeout: a locked, read-only
+//! or broken database makes [`AuditLog::open`] / [`AuditLog::record`] fail quickly; the gate
+//! turns a failed append into a warning and the decision stands.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use riskgate_model::{Assessment, Decision, RiskLevel};
 use rusqlite::{Connection, OpenFlags, params};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
@@ -52,7 +54,7 @@ PRAGMA user_version = 1;
 ";
 
 /// One decision, as stored.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditRecord {
     /// Row id (0 before it is stored).
     pub id: i64,
@@ -179,6 +181,7 @@ impl AuditQuery {
 pub struct AuditLog {
     conn: Connection,
     path: PathBuf,
+    warnings: Vec<String>,
 }
 
 impl AuditLog {
@@ -209,10 +212,92 @@ impl AuditLog {
         }
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(sql)?;
-        Ok(AuditLog {
+        // Every hook call is a new process: without this, each one's closing connection
+        // checkpoints the WAL into the database and deletes it (three fsyncs, milliseconds).
+        // The WAL is kept and checkpointed automatically every 1,000 pages instead; a record
+        // survives the process once its transaction is in the WAL.
+        let mut log = AuditLog {
             conn,
             path: path.to_path_buf(),
-        })
+            warnings: Vec::new(),
+        };
+        log.ingest_journal();
+        Ok(log)
+    }
+
+    /// Problems met while moving the journal into the database (the records stay in the
+    /// journal for the next time).
+    pub fn warnings(&self) -> &[String] {
+        &self.warnings
+    }
+
+    /// Move the journal's records into the database, unless another process is doing it.
+    fn ingest_journal(&mut self) {
+        let journal = crate::journal::journal_path(&self.path);
+        let lock_path = journal.with_extension("lock");
+        let lock = match std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+        {
+            Ok(f) => f,
+            Err(e) => {
+                self.warnings
+                    .push(format!("audit journal lock {}: {e}", lock_path.display()));
+                return;
+            }
+        };
+        if lock.try_lock().is_err() {
+            return;
+        }
+        let taken = match crate::journal::take(&self.path) {
+            Ok(t) => t,
+            Err(e) => {
+                self.warnings
+                    .push(format!("audit journal {}: {e}", journal.display()));
+                return;
+            }
+        };
+        if taken.skipped > 0 {
+            self.warnings.push(format!(
+                "audit journal {}: {} unreadable line(s) skipped",
+                journal.display(),
+                taken.skipped
+            ));
+        }
+        if taken.records.is_empty() && taken.files.is_empty() {
+            return;
+        }
+        let stored = (|| -> Result<(), AuditError> {
+            let tx = self
+                .conn
+                .unchecked_transaction()
+                .map_err(|e| AuditError::Sqlite {
+                    path: self.path.clone(),
+                    source: e,
+                })?;
+            for r in &taken.records {
+                self.record(r)?;
+            }
+            tx.commit().map_err(|e| AuditError::Sqlite {
+                path: self.path.clone(),
+                source: e,
+            })
+        })();
+        match stored {
+            Ok(()) => {
+                if let Err(e) = taken.done() {
+                    self.warnings.push(format!(
+                        "audit journal {}: stored but not removed: {e}",
+                        journal.display()
+                    ));
+                }
+            }
+            Err(e) => self
+                .warnings
+                .push(format!("audit journal not moved into the database: {e}")),
+        }
     }
 
     /// The database file.

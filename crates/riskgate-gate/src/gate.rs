@@ -10,16 +10,14 @@ use std::time::{Duration, Instant};
 use riskgate_model::{Action, Assessment, Decision, RiskLevel};
 
 use crate::approvals::ApprovalStore;
-use crate::audit::{AuditLog, AuditRecord};
+use crate::audit::AuditRecord;
 use crate::decide::{self, Context, DecidedBy, Outcome, Standing};
 use crate::policy::Policy;
 use crate::prompt::{self, Answer, Prompter, TtyPrompter};
 use crate::session::SessionCache;
 
 enum Audit {
-    Closed,
-    Open(AuditLog),
-    Failed(String),
+    On,
     Off,
 }
 
@@ -50,7 +48,7 @@ impl Gate {
             policy,
             local_session: SessionCache::in_memory(),
             prompter: Box::new(TtyPrompter),
-            audit: Audit::Closed,
+            audit: Audit::On,
         }
     }
 
@@ -187,21 +185,15 @@ impl Gate {
         out: &mut Outcome,
         latency: Duration,
     ) {
-        if matches!(self.audit, Audit::Closed) {
-            self.audit = match AuditLog::open(&self.policy.audit_path()) {
-                Ok(log) => Audit::Open(log),
-                Err(e) => Audit::Failed(e.to_string()),
-            };
-        }
-        match &self.audit {
-            Audit::Open(log) => {
-                let rec = AuditRecord::new(ctx, assessment, out, latency);
-                if let Err(e) = log.record(&rec) {
-                    out.warnings.push(format!("audit log not written: {e}"));
-                }
+        if matches!(self.audit, Audit::On) {
+            let rec = AuditRecord::new(ctx, assessment, out, latency);
+            let path = self.policy.audit_path();
+            if let Err(e) = crate::journal::append(&path, &rec) {
+                out.warnings.push(format!(
+                    "audit log not written ({}): {e}",
+                    crate::journal::journal_path(&path).display()
+                ));
             }
-            Audit::Failed(e) => out.warnings.push(format!("audit log not written: {e}")),
-            Audit::Closed | Audit::Off => {}
         }
     }
 }

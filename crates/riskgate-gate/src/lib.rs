@@ -45,6 +45,7 @@ pub mod clock;
 pub mod decide;
 pub mod error;
 pub mod gate;
+pub mod journal;
 pub mod paths;
 pub mod pattern;
 pub mod policy;

@@ -13,69 +13,97 @@
 //!   of the text when the block is cut).
 
 use std::borrow::Cow;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::Regex;
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[REDACTED]";
 
-/// (regex, replacement) pairs; `$k` keeps the named group `k` (the non-secret context).
-const RULES: &[(&str, &str)] = &[
+/// (lowercase triggers, regex, replacement). A rule runs only when the text contains one of its
+/// triggers, and its regex is compiled on first use: text without secrets (almost every
+/// command) costs a few substring searches and compiles nothing. `$k` keeps the named group
+/// `k` (the non-secret context).
+type RedactRule = (&'static [&'static str], &'static str, &'static str);
+
+const RULES: &[RedactRule] = &[
     // PEM private keys, whole block (or to the end when the end marker is missing).
     (
+        &["private key"],
         r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)",
         "[REDACTED PRIVATE KEY]",
     ),
     // Authorization headers.
     (
+        &["authorization"],
         r"(?i)(?P<k>(?:proxy-)?authorization\s*[:=]\s*(?:bearer|basic|token|digest)?\s*)[^\s'\x22]+",
         "${k}[REDACTED]",
     ),
     (
+        &["bearer"],
         r"(?i)(?P<k>\bbearer\s+)[A-Za-z0-9._~+/=-]{8,}",
         "${k}[REDACTED]",
     ),
     // URL credentials.
     (
+        &["://"],
         r"(?P<k>\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'\x22]+:)[^@\s/'\x22]+@",
         "${k}[REDACTED]@",
     ),
     // Token shapes.
-    (r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}", "[REDACTED]"),
-    (r"\bgithub_pat_[A-Za-z0-9_]{20,}", "[REDACTED]"),
     (
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_"],
+        r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}",
+        "[REDACTED]",
+    ),
+    (
+        &["github_pat_"],
+        r"\bgithub_pat_[A-Za-z0-9_]{20,}",
+        "[REDACTED]",
+    ),
+    (
+        &["akia", "asia", "agpa", "aida", "aroa"],
         r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b",
         "[REDACTED]",
     ),
-    (r"\bsk-[A-Za-z0-9_-]{16,}", "[REDACTED]"),
-    (r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}", "[REDACTED]"),
-    (r"\bxox[abposr]-[A-Za-z0-9-]{10,}", "[REDACTED]"),
-    (r"\bglpat-[A-Za-z0-9_-]{20,}", "[REDACTED]"),
-    (r"\bAIza[0-9A-Za-z_-]{35}", "[REDACTED]"),
-    (r"\bnpm_[A-Za-z0-9]{36}", "[REDACTED]"),
+    (&["sk-"], r"\bsk-[A-Za-z0-9_-]{16,}", "[REDACTED]"),
     (
+        &["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
+        r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}",
+        "[REDACTED]",
+    ),
+    (&["xox"], r"\bxox[abposr]-[A-Za-z0-9-]{10,}", "[REDACTED]"),
+    (&["glpat-"], r"\bglpat-[A-Za-z0-9_-]{20,}", "[REDACTED]"),
+    (&["aiza"], r"\bAIza[0-9A-Za-z_-]{35}", "[REDACTED]"),
+    (&["npm_"], r"\bnpm_[A-Za-z0-9]{36}", "[REDACTED]"),
+    (
+        &["eyj"],
         r"\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}",
         "[REDACTED]",
     ),
     // Options: --password VALUE, --token=VALUE …
     (
+        &["pass", "token", "key", "secret"],
         r"(?i)(?P<k>--?(?:password|passwd|pass|token|api-?key|secret|client-secret|access-key|secret-key|auth-token)(?:=|\s+))(?:'[^']*'|\x22[^\x22]*\x22|[^\s'\x22]+)",
         "${k}[REDACTED]",
     ),
     // Assignments and mappings: password=…, AWS_SECRET_ACCESS_KEY=…, "api_key": "…".
     (
+        &["pass", "pwd", "secret", "token", "key", "credential"],
         r"(?i)(?P<k>\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_.-]*['\x22]?\s*[=:]\s*)(?:'[^']*'|\x22[^\x22]*\x22|[^\s'\x22&;|,}]+)",
         "${k}[REDACTED]",
     ),
 ];
 
-static COMPILED: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(|| {
-    RULES
-        .iter()
-        .filter_map(|(re, rep)| Regex::new(re).ok().map(|r| (r, *rep)))
-        .collect()
-});
+static COMPILED: [OnceLock<Option<Regex>>; RULES.len()] = [const { OnceLock::new() }; RULES.len()];
+
+fn compiled(i: usize) -> Option<&'static Regex> {
+    let (_, re, _) = RULES.get(i)?;
+    COMPILED
+        .get(i)?
+        .get_or_init(|| Regex::new(re).ok())
+        .as_ref()
+}
 
 static MYSQL_CLIENT: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
@@ -90,12 +118,19 @@ static MYSQL_PASSWORD: LazyLock<Option<Regex>> =
 /// Redact secrets in `text`. Text without secrets is returned unchanged (borrowed).
 pub fn redact(text: &str) -> Cow<'_, str> {
     let mut out: Cow<'_, str> = Cow::Borrowed(text);
-    for (re, rep) in COMPILED.iter() {
-        if re.is_match(&out) {
+    let lower = text.to_ascii_lowercase();
+    for (i, (triggers, _, rep)) in RULES.iter().enumerate() {
+        if !triggers.iter().any(|t| lower.contains(t)) {
+            continue;
+        }
+        if let Some(re) = compiled(i)
+            && re.is_match(&out)
+        {
             out = Cow::Owned(re.replace_all(&out, *rep).into_owned());
         }
     }
-    if let (Some(client), Some(pw)) = (MYSQL_CLIENT.as_ref(), MYSQL_PASSWORD.as_ref())
+    if (lower.contains("mysql") || lower.contains("mariadb"))
+        && let (Some(client), Some(pw)) = (MYSQL_CLIENT.as_ref(), MYSQL_PASSWORD.as_ref())
         && client.is_match(&out)
     {
         let lines: Vec<String> = out
@@ -122,7 +157,7 @@ mod tests {
 
     #[test]
     fn every_rule_compiles() {
-        assert_eq!(COMPILED.len(), RULES.len());
+        assert!((0..RULES.len()).all(|i| compiled(i).is_some()));
         assert!(MYSQL_CLIENT.is_some() && MYSQL_PASSWORD.is_some());
     }
 

@@ -35,8 +35,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(args.limit),
     )?;
     let path = policy.audit_path();
-    let records = if path.exists() {
-        AuditLog::open(&path)?.query(&query)?
+    // Decisions wait in the journal beside the database until it is next opened.
+    let journal = riskgate::gate::journal::journal_path(&path);
+    let records = if path.exists() || journal.exists() {
+        let log = AuditLog::open(&path)?;
+        for w in log.warnings() {
+            eprintln!("riskgate: warning: {w}");
+        }
+        log.query(&query)?
     } else {
         Vec::new()
     };
