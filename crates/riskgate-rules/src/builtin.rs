@@ -64,13 +64,13 @@ fn regex_of(idx: u32) -> Option<&'static str> {
 /// Prefilter over canonical-form pattern rules.
 pub(crate) fn canonical_prefilter() -> &'static Prefilter {
     static PF: OnceLock<Prefilter> = OnceLock::new();
-    PF.get_or_init(|| Prefilter::build(CANONICAL_LITERALS, CANONICAL_UNFILTERED, regex_of))
+    PF.get_or_init(|| Prefilter::new(CANONICAL_LITERALS, CANONICAL_UNFILTERED, regex_of))
 }
 
 /// Prefilter over raw-text pattern rules.
 pub(crate) fn raw_prefilter() -> &'static Prefilter {
     static PF: OnceLock<Prefilter> = OnceLock::new();
-    PF.get_or_init(|| Prefilter::build(RAW_LITERALS, RAW_UNFILTERED, regex_of))
+    PF.get_or_init(|| Prefilter::new(RAW_LITERALS, RAW_UNFILTERED, regex_of))
 }
 
 /// Whether there are any canonical-form pattern rules at all (skips building the prefilter).

@@ -1,19 +1,34 @@
-//! The literal prefilter for built-in text-pattern rules: one Aho-Corasick automaton over the
-//! literals extracted at build time (one of a rule's literals occurs in every match), and one
-//! regex set over the patterns without literals. Both are built on first use, so a command that
-//! never reaches a pattern check costs nothing, and a check costs the same for 10 or 1,000
-//! patterns. Candidates are then confirmed by the rule's own regex.
+//! The literal prefilter for built-in text-pattern rules. Every pattern rule has, extracted at
+//! build time, a set of lowercase literals one of which occurs in every match; the generated
+//! table lists them sorted. A check walks that sorted table like a trie from each position of
+//! the (lowercased) haystack, narrowing the range of candidate literals byte by byte with binary
+//! searches, so it needs no automaton to be built first: a one-shot process (an agent's hook)
+//! pays nothing at start-up, and a check costs O(haystack × depth × log literals) however many
+//! rules there are. Patterns without a usable literal go in one regex set, built on first use.
+//! Candidates are then confirmed by the rule's own regex.
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
 use regex::bytes::{RegexSet, RegexSetBuilder};
 
 use crate::predicate::{DFA_SIZE_LIMIT, REGEX_SIZE_LIMIT};
 
-/// A compiled prefilter over one group of pattern rules (canonical or raw).
+/// The generated table: lowercase literal → rules that require it.
+pub(crate) type LiteralTable = &'static [(&'static str, &'static [u32])];
+
+/// A prefilter over one group of pattern rules (canonical or raw).
 #[derive(Debug)]
 pub(crate) struct Prefilter {
-    ac: Option<AhoCorasick>,
-    lit_rules: Vec<&'static [u32]>,
+    /// Literals sorted by bytes (the generated table already is; sorted here if not).
+    literals: Cow<'static, [(&'static str, &'static [u32])]>,
+    unfiltered: &'static [u32],
+    regex_of: fn(u32) -> Option<&'static str>,
+    set: OnceLock<UnfilteredSet>,
+}
+
+#[derive(Debug)]
+struct UnfilteredSet {
     set: Option<RegexSet>,
     set_rules: Vec<u32>,
     /// Unfiltered rules whose regex the set could not take: always candidates.
@@ -21,34 +36,89 @@ pub(crate) struct Prefilter {
 }
 
 impl Prefilter {
-    /// Build from the generated tables; `regex_of` gives a rule's regex source.
-    pub(crate) fn build(
-        literals: &'static [(&'static str, &'static [u32])],
+    /// A prefilter over the generated tables; `regex_of` gives a rule's regex source. Costs
+    /// nothing when the table is sorted, as generated.
+    pub(crate) fn new(
+        literals: LiteralTable,
         unfiltered: &'static [u32],
-        regex_of: impl Fn(u32) -> Option<&'static str>,
+        regex_of: fn(u32) -> Option<&'static str>,
     ) -> Prefilter {
-        let ac = if literals.is_empty() {
-            None
+        let sorted = literals.windows(2).all(|w| match w {
+            [a, b] => a.0.as_bytes() <= b.0.as_bytes(),
+            _ => true,
+        });
+        let literals = if sorted {
+            Cow::Borrowed(literals)
         } else {
-            AhoCorasickBuilder::new()
-                .ascii_case_insensitive(true)
-                .match_kind(MatchKind::Standard)
-                .build(literals.iter().map(|(l, _)| *l))
-                .ok()
+            let mut v = literals.to_vec();
+            v.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            Cow::Owned(v)
         };
-        // Without an automaton every literal rule must be checked.
-        let mut always: Vec<u32> = if ac.is_none() {
-            literals
-                .iter()
-                .flat_map(|(_, r)| r.iter().copied())
-                .collect()
-        } else {
-            Vec::new()
-        };
+        Prefilter {
+            literals,
+            unfiltered,
+            regex_of,
+            set: OnceLock::new(),
+        }
+    }
+
+    /// Rules that may match `hay`, sorted and deduplicated.
+    pub(crate) fn candidates(&self, hay: &str) -> Vec<u32> {
+        let mut out = Vec::new();
+        if !self.literals.is_empty() {
+            let lower = hay.as_bytes().to_ascii_lowercase();
+            for i in 0..lower.len() {
+                self.literals_at(&lower[i..], &mut out);
+            }
+        }
+        if !self.unfiltered.is_empty() {
+            let u = self.set.get_or_init(|| self.build_set());
+            out.extend_from_slice(&u.always);
+            if let Some(set) = &u.set {
+                for i in set.matches(hay.as_bytes()).iter() {
+                    if let Some(r) = u.set_rules.get(i) {
+                        out.push(*r);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Push the rules of every literal that is a prefix of `rest`.
+    fn literals_at(&self, rest: &[u8], out: &mut Vec<u32>) {
+        let lits: &[(&str, &[u32])] = &self.literals;
+        let (mut lo, mut hi) = (0usize, lits.len());
+        let mut k = 0usize;
+        while lo < hi {
+            // In a range whose literals share the first k bytes, those of length k sort first
+            // and equal rest[..k]: they occur here.
+            while lo < hi && lits.get(lo).is_some_and(|(l, _)| l.len() == k) {
+                if let Some((_, rules)) = lits.get(lo) {
+                    out.extend_from_slice(rules);
+                }
+                lo += 1;
+            }
+            let (Some(&b), Some(range)) = (rest.get(k), lits.get(lo..hi)) else {
+                break;
+            };
+            let byte = |l: &str| l.as_bytes().get(k).copied().unwrap_or(0);
+            let start = range.partition_point(|(l, _)| byte(l) < b);
+            let end = range.partition_point(|(l, _)| byte(l) <= b);
+            hi = lo + end;
+            lo += start;
+            k += 1;
+        }
+    }
+
+    fn build_set(&self) -> UnfilteredSet {
+        let mut always = Vec::new();
         let mut set_rules = Vec::new();
         let mut sources = Vec::new();
-        for &r in unfiltered {
-            match regex_of(r) {
+        for &r in self.unfiltered {
+            match (self.regex_of)(r) {
                 Some(src) => {
                     set_rules.push(r);
                     sources.push(src);
@@ -72,34 +142,59 @@ impl Prefilter {
                 }
             }
         };
-        Prefilter {
-            ac,
-            lit_rules: literals.iter().map(|(_, r)| *r).collect(),
+        UnfilteredSet {
             set,
             set_rules,
             always,
         }
     }
+}
 
-    /// Rules that may match `hay`, sorted and deduplicated.
-    pub(crate) fn candidates(&self, hay: &str) -> Vec<u32> {
-        let mut out = self.always.clone();
-        if let Some(ac) = &self.ac {
-            for m in ac.find_overlapping_iter(hay) {
-                if let Some(rules) = self.lit_rules.get(m.pattern().as_usize()) {
-                    out.extend_from_slice(rules);
-                }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    static LITS: &[(&str, &[u32])] = &[
+        ("--force", &[1]),
+        ("--force-with-lease", &[2]),
+        ("-f", &[3]),
+        ("drop table", &[4]),
+        ("rm", &[5]),
+        ("rm -r", &[6]),
+    ];
+
+    fn none(_: u32) -> Option<&'static str> {
+        None
+    }
+
+    #[test]
+    fn finds_every_literal_occurrence_case_insensitively() {
+        let pf = Prefilter::new(LITS, &[], none);
+        assert_eq!(pf.candidates("git push --FORCE-with-lease"), vec![1, 2, 3]);
+        assert_eq!(pf.candidates("psql -c 'Drop Table x'"), vec![4]);
+        assert_eq!(pf.candidates("rm -r x"), vec![5, 6]);
+        assert_eq!(pf.candidates("ls -la"), Vec::<u32>::new());
+        assert_eq!(pf.candidates(""), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn an_unsorted_table_is_sorted_first() {
+        static UNSORTED: &[(&str, &[u32])] = &[("rm", &[5]), ("--force", &[1]), ("-f", &[3])];
+        let pf = Prefilter::new(UNSORTED, &[], none);
+        assert_eq!(pf.candidates("rm --force"), vec![1, 3, 5]);
+    }
+
+    #[test]
+    fn unfiltered_patterns_go_through_the_set() {
+        static UNF: &[u32] = &[7, 8];
+        fn re(i: u32) -> Option<&'static str> {
+            match i {
+                7 => Some("^a+b$"),
+                _ => None,
             }
         }
-        if let Some(set) = &self.set {
-            for i in set.matches(hay.as_bytes()).iter() {
-                if let Some(r) = self.set_rules.get(i) {
-                    out.push(*r);
-                }
-            }
-        }
-        out.sort_unstable();
-        out.dedup();
-        out
+        let pf = Prefilter::new(&[], UNF, re);
+        assert_eq!(pf.candidates("aab"), vec![7, 8]);
+        assert_eq!(pf.candidates("xyz"), vec![8]);
     }
 }
