@@ -251,6 +251,18 @@ pub(crate) fn command_matches(rule: &Rule, m: &CommandMatch, view: &CommandView<
     {
         return true;
     }
+    // Conditions that cannot hold without compiling anything: most commands have no write
+    // redirection, many no arguments left after the subcommand.
+    if !m.redirect_to.is_empty() && view.write_targets.is_empty() {
+        return false;
+    }
+    let needs_args = !m.args_any.is_empty()
+        || !m.args_all.is_empty()
+        || !m.args_first.is_empty()
+        || !m.args_last.is_empty();
+    if needs_args && rest.is_empty() {
+        return false;
+    }
     let c = rule.compiled();
     let any = |preds: &[CPred], w: &str| preds.iter().any(|p| p.matches(w));
     let kept: Vec<&str> = rest

@@ -4,7 +4,7 @@
 //! origin +main` adds `--force`, `:branch` adds `--delete`; old-style `tar xzf`).
 
 use std::collections::{HashMap, HashSet};
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex};
 
 use crate::Word;
 use crate::aliases::{NO_CLUSTER, SPECS, SUB_ALIASES, SUBCOMMAND_PROGRAMS};
@@ -41,7 +41,28 @@ struct Prog {
     sub_aliases: HashMap<String, &'static str>,
 }
 
-static TABLES: LazyLock<HashMap<&'static str, Prog>> = LazyLock::new(build);
+/// The flag table of `program`, built on first use from the static entries that name it (a
+/// process that sees three programs builds three small tables, not the whole table: start-up
+/// cost matters to a hook that runs once per tool call). Built tables live for the process;
+/// programs without entries share the empty table.
+fn table(program: &str) -> &'static Prog {
+    static CACHE: LazyLock<Mutex<HashMap<String, &'static Prog>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    static EMPTY: LazyLock<Prog> = LazyLock::new(Prog::default);
+    let Ok(mut cache) = CACHE.lock() else {
+        return &EMPTY;
+    };
+    if let Some(p) = cache.get(program) {
+        return p;
+    }
+    let p = build_for(program);
+    if p.specs.is_empty() && p.paths.is_empty() && p.sub_aliases.is_empty() {
+        return &EMPTY;
+    }
+    let p: &'static Prog = Box::leak(Box::new(p));
+    cache.insert(program.to_string(), p);
+    p
+}
 
 fn parse_entry(e: &'static str) -> Option<(Vec<&'static str>, Opt)> {
     let (left, right) = match e.split_once("=>") {
@@ -84,15 +105,17 @@ fn parse_entry(e: &'static str) -> Option<(Vec<&'static str>, Opt)> {
     Some((spellings, Opt { canon, arity }))
 }
 
-fn build() -> HashMap<&'static str, Prog> {
-    let mut progs: HashMap<&'static str, Prog> = HashMap::new();
+fn build_for(program: &str) -> Prog {
+    let mut entry = Prog::default();
     for (names, sub, opts) in SPECS {
         for prog in names.split('|') {
             let (prog, extra) = match prog.split_once(' ') {
                 Some((p, e)) => (p, Some(e)),
                 None => (prog, None),
             };
-            let entry = progs.entry(prog).or_default();
+            if prog != program {
+                continue;
+            }
             for sub1 in sub.split('|') {
                 let sub_path = match (extra, sub1.is_empty()) {
                     (Some(e), true) => e.to_string(),
@@ -132,11 +155,13 @@ fn build() -> HashMap<&'static str, Prog> {
         }
     }
     for (prog, e) in SUB_ALIASES {
+        if *prog != program {
+            continue;
+        }
         let Some((l, r)) = e.split_once("=>") else {
             continue;
         };
         let r = r.trim();
-        let entry = progs.entry(prog).or_default();
         for s in l.split(',').map(str::trim) {
             if let Some((first, _)) = s.split_once(' ') {
                 entry.paths.insert(first.to_string());
@@ -144,7 +169,7 @@ fn build() -> HashMap<&'static str, Prog> {
             entry.sub_aliases.entry(s.to_string()).or_insert(r);
         }
     }
-    progs
+    entry
 }
 
 /// Canonical program name: no leading backslashes, basename.
@@ -165,8 +190,7 @@ fn is_subcommand_program(p: &str) -> bool {
 
 /// The canonical args of `program` (already canonical) given the args as written.
 pub(crate) fn canonical_args(program: &str, args: &[Word]) -> Vec<Word> {
-    let empty_prog = Prog::default();
-    let t = TABLES.get(program).unwrap_or(&empty_prog);
+    let t = table(program);
     let global = t.specs.get("");
     let has_sub = is_subcommand_program(program);
     let no_cluster = NO_CLUSTER.contains(&program);

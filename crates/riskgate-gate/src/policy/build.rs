@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use std::sync::OnceLock;
+
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use riskgate_model::RiskLevel;
 
@@ -159,11 +161,11 @@ impl Policy {
             patterns: vec![self_approval],
             overrides: Vec::new(),
             allowed_paths: Vec::new(),
-            allowed_set: GlobSet::empty(),
+            allowed_set: OnceLock::new(),
             allowed_source: Source::Builtin,
-            blocked_set: GlobSet::empty(),
+            blocked_set: OnceLock::new(),
             blocked_paths,
-            protected_set: GlobSet::empty(),
+            protected_set: OnceLock::new(),
             protected_branches: Sourced::builtin(branches),
             environment: Sourced::builtin(Environment::Test),
             agents: BTreeMap::new(),
@@ -481,13 +483,31 @@ impl Policy {
         Ok(())
     }
 
+    /// Forget compiled glob sets (after the lists changed); they are compiled on first use,
+    /// so a command that writes no file never compiles the path globs.
     fn compile_sets(&mut self) {
-        self.allowed_set = set_of(self.allowed_paths.iter().map(|g| g.glob.as_str()), true);
-        self.blocked_set = set_of(self.blocked_paths.iter().map(|g| g.glob.as_str()), true);
-        self.protected_set = set_of(
-            self.protected_branches.value.iter().map(String::as_str),
-            true,
-        );
+        self.allowed_set = OnceLock::new();
+        self.blocked_set = OnceLock::new();
+        self.protected_set = OnceLock::new();
+    }
+
+    pub(super) fn allowed_set(&self) -> &GlobSet {
+        self.allowed_set
+            .get_or_init(|| set_of(self.allowed_paths.iter().map(|g| g.glob.as_str()), true))
+    }
+
+    pub(super) fn blocked_set(&self) -> &GlobSet {
+        self.blocked_set
+            .get_or_init(|| set_of(self.blocked_paths.iter().map(|g| g.glob.as_str()), true))
+    }
+
+    pub(super) fn protected_set(&self) -> &GlobSet {
+        self.protected_set.get_or_init(|| {
+            set_of(
+                self.protected_branches.value.iter().map(String::as_str),
+                true,
+            )
+        })
     }
 }
 

@@ -34,6 +34,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use std::sync::OnceLock;
+
 use globset::GlobSet;
 use riskgate_model::RiskLevel;
 use serde::{Deserialize, Serialize};
@@ -208,12 +210,12 @@ pub struct Policy {
     patterns: Vec<PatternRule>,
     overrides: Vec<PatternRule>,
     allowed_paths: Vec<PathGlob>,
-    allowed_set: GlobSet,
+    allowed_set: OnceLock<GlobSet>,
     allowed_source: Source,
     blocked_paths: Vec<PathGlob>,
-    blocked_set: GlobSet,
+    blocked_set: OnceLock<GlobSet>,
     protected_branches: Sourced<Vec<String>>,
-    protected_set: GlobSet,
+    protected_set: OnceLock<GlobSet>,
     environment: Sourced<Environment>,
     agents: BTreeMap<String, Sourced<Trust>>,
     approval_timeout: Sourced<u64>,
@@ -258,7 +260,7 @@ impl Policy {
     /// Whether `branch` (`main`, `release/1.2`, `refs/heads/main`) is protected.
     pub fn is_protected_branch(&self, branch: &str) -> bool {
         let b = branch.strip_prefix("refs/heads/").unwrap_or(branch);
-        self.protected_set.is_match(b)
+        self.protected_set().is_match(b)
     }
 
     /// The environment.
@@ -356,12 +358,12 @@ impl Policy {
     /// What the policy says about writing to `path` (relative paths against `cwd`).
     pub fn check_path(&self, path: &str, cwd: &Path) -> PathVerdict {
         let abs = crate::paths::absolutize(&crate::paths::expand_home(path), cwd);
-        if let Some(i) = self.blocked_set.matches(&abs).first()
+        if let Some(i) = self.blocked_set().matches(&abs).first()
             && let Some(g) = self.blocked_paths.get(*i)
         {
             return PathVerdict::Blocked(g.clone());
         }
-        if !self.allowed_paths.is_empty() && !self.allowed_set.is_match(&abs) {
+        if !self.allowed_paths.is_empty() && !self.allowed_set().is_match(&abs) {
             return PathVerdict::OutsideAllowed;
         }
         PathVerdict::Normal
