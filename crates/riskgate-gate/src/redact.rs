@@ -1,4 +1,6 @@
-//! Secret redaction for what riskgate stores (the audit log) and shows in reasons.
+//! Secret redaction for what riskgate stores (the audit log) and shows in reasons. The
+//! patterns are compiled with `regex-lite` (linear-time, fast to compile: a hook call is one
+//! short-lived process), each only when its trigger word occurs.
 //!
 //! Replaced by `[REDACTED]`, keeping enough context to read the record:
 //! - well-known token shapes: GitHub (`ghp_…`, `gho_…`, `github_pat_…`), AWS access key ids
@@ -15,7 +17,7 @@
 use std::borrow::Cow;
 use std::sync::{LazyLock, OnceLock};
 
-use regex::Regex;
+use regex_lite::Regex;
 
 /// What a secret is replaced with.
 pub const REDACTED: &str = "[REDACTED]";
