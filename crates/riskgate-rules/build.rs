@@ -81,7 +81,8 @@ fn run() -> Result<(), String> {
     }
 
     let executables = read_executables(&exe_file)?;
-    let code = codegen::generate(&packs, &executables);
+    let mut code = codegen::generate(&packs, &executables);
+    code.push_str(&predicate_literals(&packs));
     let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
     std::fs::write(out.join("builtin_rules.rs"), code)
         .map_err(|e| format!("cannot write generated rules: {e}"))?;
@@ -201,6 +202,43 @@ fn prepare(rule: &spec::RuleData) -> Result<(String, Vec<String>), String> {
             Ok((regex, lits))
         }
     }
+}
+
+/// `PRED_LITERALS`: for each argument-predicate regex of the built-in rules that has one, the
+/// lowercase literals of which every match contains one, sorted by regex source. At run time
+/// a predicate whose word contains none of them is false without compiling the regex.
+fn predicate_literals(packs: &[BuiltPack]) -> String {
+    let mut table: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    for r in packs.iter().flat_map(|p| &p.rules) {
+        let MatcherData::Command(c) = &r.data.matcher else {
+            continue;
+        };
+        for list in [
+            &c.args_any,
+            &c.args_all,
+            &c.args_none,
+            &c.args_except,
+            &c.args_first,
+            &c.args_last,
+            &c.redirect_to,
+        ] {
+            for p in list {
+                if let PredData::Regex(re) = p
+                    && !table.contains_key(re.as_str())
+                    && let Ok(hir) = parse_regex(re)
+                    && let Some(lits) = literals::required(&hir)
+                {
+                    table.insert(re, lits);
+                }
+            }
+        }
+    }
+    let mut out = String::from("pub(crate) static PRED_LITERALS: &[(&str, &[&str])] = &[\n");
+    for (re, lits) in table {
+        out.push_str(&format!("    ({re:?}, &{lits:?}),\n"));
+    }
+    out.push_str("];\n");
+    out
 }
 
 fn parse_regex(re: &str) -> Result<regex_syntax::hir::Hir, String> {

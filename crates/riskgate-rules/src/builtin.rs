@@ -82,3 +82,12 @@ pub(crate) fn has_canonical_patterns() -> bool {
 pub(crate) fn has_raw_patterns() -> bool {
     !RAW_LITERALS.is_empty() || !RAW_UNFILTERED.is_empty()
 }
+
+/// Literals required by a built-in predicate regex (see build.rs `predicate_literals`).
+pub(crate) fn predicate_literals(regex: &str) -> Option<&'static [&'static str]> {
+    PRED_LITERALS
+        .binary_search_by(|(r, _)| (*r).cmp(regex))
+        .ok()
+        .and_then(|i| PRED_LITERALS.get(i))
+        .map(|(_, l)| *l)
+}

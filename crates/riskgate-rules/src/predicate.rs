@@ -9,6 +9,8 @@
 //! ~140 µs with `regex`'s optimizing compiler, measured over the built-in packs). A regex
 //! `regex-lite` does not accept falls back to `regex` (bytes, Unicode classes off).
 
+use std::sync::OnceLock;
+
 use regex::bytes::RegexBuilder;
 
 use crate::rule::{Matcher, PatternKind, Pred, Text};
@@ -84,6 +86,13 @@ pub(crate) enum CPred {
     Glob(Regex),
     /// A regex search.
     Regex(Regex),
+    /// A regex search, compiled on first use, and only tried on words that contain one of
+    /// its required literals (lowercase; found at build time for the built-in rules).
+    Gated {
+        required: &'static [&'static str],
+        source: String,
+        compiled: OnceLock<Option<Regex>>,
+    },
     /// Could not be compiled: never matches (reported by lint).
     Never,
 }
@@ -98,7 +107,14 @@ impl CPred {
     pub(crate) fn compile(p: &Pred) -> Result<CPred, String> {
         match p {
             Pred::Exact(t) => Ok(CPred::Exact(t.clone())),
-            Pred::Regex(r) => compile_regex(r).map(CPred::Regex),
+            Pred::Regex(r) => match crate::builtin::predicate_literals(r) {
+                Some(required) => Ok(CPred::Gated {
+                    required,
+                    source: r.to_string(),
+                    compiled: OnceLock::new(),
+                }),
+                None => compile_regex(r).map(CPred::Regex),
+            },
             Pred::Glob(g) => Ok(compile_glob(g)?),
         }
     }
@@ -115,6 +131,18 @@ impl CPred {
                 .strip_suffix(s.as_str())
                 .is_some_and(|rest| !rest.contains('/')),
             CPred::Glob(r) | CPred::Regex(r) => r.is_match(word),
+            CPred::Gated {
+                required,
+                source,
+                compiled,
+            } => {
+                let lower = word.to_ascii_lowercase();
+                required.iter().any(|l| lower.contains(l))
+                    && compiled
+                        .get_or_init(|| compile_regex(source).ok())
+                        .as_ref()
+                        .is_some_and(|r| r.is_match(word))
+            }
             CPred::Never => false,
         }
     }
