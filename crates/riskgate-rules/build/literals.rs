@@ -5,7 +5,7 @@
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// Most alternatives kept in a literal set.
-const MAX_SET: usize = 32;
+const MAX_SET: usize = 96;
 /// Shortest literal worth prefiltering on.
 const MIN_LEN: usize = 2;
 

@@ -9,7 +9,8 @@
 //! ~140 µs with `regex`'s optimizing compiler, measured over the built-in packs). A regex
 //! `regex-lite` does not accept falls back to `regex` (bytes, Unicode classes off).
 
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, OnceLock};
 
 use regex::bytes::RegexBuilder;
 
@@ -47,8 +48,25 @@ impl Regex {
     }
 }
 
-/// Compile a rule regex the way every rule regex is compiled.
+/// Compile a rule regex the way every rule regex is compiled. Rules share regexes (YAML
+/// anchors: the list of regenerable build directories serves a dozen rules), so compiled
+/// regexes are kept per process by source text.
 pub(crate) fn compile_regex(re: &str) -> Result<Regex, String> {
+    static CACHE: LazyLock<Mutex<HashMap<String, Regex>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    if let Ok(cache) = CACHE.lock()
+        && let Some(r) = cache.get(re)
+    {
+        return Ok(r.clone());
+    }
+    let compiled = compile_uncached(re)?;
+    if let Ok(mut cache) = CACHE.lock() {
+        cache.insert(re.to_string(), compiled.clone());
+    }
+    Ok(compiled)
+}
+
+fn compile_uncached(re: &str) -> Result<Regex, String> {
     if let Ok(r) = regex_lite::RegexBuilder::new(re)
         .size_limit(REGEX_SIZE_LIMIT)
         .build()
