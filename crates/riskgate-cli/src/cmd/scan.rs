@@ -46,7 +46,12 @@ fn understand(line: &str) -> Line {
                 .to_string(),
         };
     }
-    if !trimmed.starts_with('{') {
+    // A JSON object starts `{"` or is `{}`; a shell group starts `{ cmd` (`{ echo a; }`).
+    let json_like = trimmed
+        .strip_prefix('{')
+        .map(|rest| rest.trim_start())
+        .is_some_and(|rest| rest.starts_with('"') || rest.starts_with('}'));
+    if !json_like {
         return Line::Command {
             id: None,
             command: line.to_string(),
@@ -170,8 +175,21 @@ mod tests {
             }
             Line::Invalid { error, .. } => panic!("{error}"),
         }
-        for bad in [r#"{"id": 1}"#, r#"{"command": 3}"#, "{not json", "   "] {
+        for bad in [
+            r#"{"id": 1}"#,
+            r#"{"command": 3}"#,
+            r#"{"command": "x""#,
+            "{}",
+            "   ",
+        ] {
             assert!(matches!(understand(bad), Line::Invalid { .. }), "{bad}");
+        }
+        // Shell groups are commands, not broken JSON.
+        for group in ["{ echo a; echo b; } > out", "{rm,-rf,~}"] {
+            match understand(group) {
+                Line::Command { command, .. } => assert_eq!(command, group),
+                Line::Invalid { error, .. } => panic!("{group}: {error}"),
+            }
         }
     }
 }
