@@ -188,11 +188,18 @@ impl Gate {
         if matches!(self.audit, Audit::On) {
             let rec = AuditRecord::new(ctx, assessment, out, latency);
             let path = self.policy.audit_path();
-            if let Err(e) = crate::journal::append(&path, &rec) {
-                out.warnings.push(format!(
+            match crate::journal::append(&path, &rec) {
+                Ok(size) if size > crate::journal::MOVE_AT_BYTES => {
+                    match crate::audit::AuditLog::open(&path) {
+                        Ok(log) => out.warnings.extend(log.warnings().iter().cloned()),
+                        Err(e) => out.warnings.push(format!("audit journal not moved: {e}")),
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => out.warnings.push(format!(
                     "audit log not written ({}): {e}",
                     crate::journal::journal_path(&path).display()
-                ));
+                )),
             }
         }
     }

@@ -33,8 +33,12 @@ pub fn journal_path(db: &Path) -> PathBuf {
     db.with_file_name(JOURNAL_FILE)
 }
 
-/// Append `record` to the journal of the database at `db`.
-pub fn append(db: &Path, record: &AuditRecord) -> io::Result<()> {
+/// Past this size, the process that appended moves the journal into the database itself, so
+/// the journal stays small even if nobody runs `riskgate log`.
+pub const MOVE_AT_BYTES: u64 = 1 << 20;
+
+/// Append `record` to the journal of the database at `db`; returns the journal's size after.
+pub fn append(db: &Path, record: &AuditRecord) -> io::Result<u64> {
     let path = journal_path(db);
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         crate::paths::ensure_private_dir(dir)?;
@@ -53,7 +57,7 @@ pub fn append(db: &Path, record: &AuditRecord) -> io::Result<()> {
             continue;
         }
         file.write_all(&line)?;
-        return Ok(());
+        return Ok(file.metadata().map(|m| m.len()).unwrap_or(0));
     }
     Err(io::Error::other(format!(
         "{}: the journal kept moving while appending",
