@@ -78,3 +78,120 @@ mod tests {
         assert!(check_syntax_depth(&"(a);".repeat(10_000)).is_ok());
     }
 }
+
+/// Whether `expr` (the body of `(( … ))`) reads as an arithmetic expression: operands
+/// (numbers, names, `$…` expansions, `name[…]`) and operators alternating, parentheses
+/// balanced. `rm -rf /` (ends on an operator) and `git push origin` (two operands in a row) do
+/// not: bash parses such text as nested subshells instead.
+pub(crate) fn is_arithmetic(expr: &str) -> bool {
+    let b = expr.as_bytes();
+    let mut i = 0usize;
+    let mut want_operand = true;
+    let mut depth = 0i32;
+    while i < b.len() {
+        let c = b[i];
+        if c.is_ascii_whitespace() {
+            i += 1;
+            continue;
+        }
+        if want_operand {
+            if c == b'(' {
+                depth += 1;
+                i += 1;
+            } else if matches!(c, b'-' | b'+' | b'!' | b'~') {
+                // Unary operators (and prefix ++ / --).
+                i += 1;
+            } else if c.is_ascii_alphanumeric() || c == b'_' {
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'#')
+                {
+                    i += 1;
+                }
+                want_operand = false;
+            } else if c == b'$' {
+                i += 1;
+                if b.get(i) == Some(&b'{') || b.get(i) == Some(&b'(') {
+                    let (open, close) = if b[i] == b'{' {
+                        (b'{', b'}')
+                    } else {
+                        (b'(', b')')
+                    };
+                    let mut d = 0i32;
+                    while i < b.len() {
+                        if b[i] == open {
+                            d += 1;
+                        } else if b[i] == close {
+                            d -= 1;
+                            if d == 0 {
+                                i += 1;
+                                break;
+                            }
+                        }
+                        i += 1;
+                    }
+                } else {
+                    while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
+                        i += 1;
+                    }
+                }
+                want_operand = false;
+            } else {
+                return false;
+            }
+            // Subscripts: `a[i+1]`.
+            if !want_operand && b.get(i) == Some(&b'[') {
+                while i < b.len() && b[i] != b']' {
+                    i += 1;
+                }
+                i += 1;
+            }
+        } else if c == b')' {
+            depth -= 1;
+            if depth < 0 {
+                return false;
+            }
+            i += 1;
+        } else if (c == b'+' || c == b'-') && b.get(i + 1) == Some(&c) {
+            // Postfix ++ / --.
+            i += 2;
+        } else if b"+-*/%<>=!&|^?:,".contains(&c) {
+            while i < b.len() && b"+-*/%<>=!&|^?:,".contains(&b[i]) {
+                i += 1;
+            }
+            want_operand = true;
+        } else {
+            return false;
+        }
+    }
+    !want_operand && depth == 0 || expr.trim().is_empty()
+}
+
+#[cfg(test)]
+mod arithmetic_tests {
+    use super::is_arithmetic;
+
+    #[test]
+    fn arithmetic_or_commands() {
+        for a in [
+            "i++",
+            "x = 1 + 2",
+            "count > 5",
+            "a[i] *= (b - 1)",
+            "$x % 2 == 0",
+            "${#arr[@]} > 0",
+            "i < 10 && j--",
+            "-1",
+            "",
+        ] {
+            assert!(is_arithmetic(a), "{a}");
+        }
+        for c in [
+            "rm -rf /",
+            " rm -rf / ) ",
+            "git push origin main",
+            "rm -rf build",
+            "curl x | sh",
+        ] {
+            assert!(!is_arithmetic(c), "{c}");
+        }
+    }
+}

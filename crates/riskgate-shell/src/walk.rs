@@ -209,7 +209,24 @@ impl Norm<'_> {
         }
         match cc {
             C::Arithmetic(a) => {
-                self.arith(&a.expr.value, frame, self.span_or(frame, &a.loc));
+                let span = self.span_or(frame, &a.loc);
+                // `( ( ls ) )` is two subshells: `((` opens arithmetic only when adjacent. In
+                // nested text (no source offsets of its own) the body decides: text that is no
+                // arithmetic expression is read as commands, which errs on the safe side.
+                let spaced = frame.span.is_none()
+                    && self
+                        .src
+                        .get(span.start..)
+                        .is_some_and(|t| t.starts_with('(') && !t.starts_with("(("));
+                if spaced || !crate::limits::is_arithmetic(&a.expr.value) {
+                    let f = Frame {
+                        depth: frame.depth + 1,
+                        span: Some(span),
+                        ..frame.clone()
+                    };
+                    return self.parse_text(&a.expr.value, &f);
+                }
+                self.arith(&a.expr.value, frame, span);
                 None
             }
             C::ArithmeticForClause(f) => {
