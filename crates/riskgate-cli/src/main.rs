@@ -34,6 +34,8 @@ enum Command {
     Approvals(cmd::approvals::Args),
     /// Read the audit log of decisions.
     Log(cmd::log::Args),
+    /// The rules database: list, show, test and lint rules.
+    Rules(cmd::rules::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
         Command::Config(args) => cmd::config::run(args),
         Command::Approvals(args) => cmd::approvals::run(args),
         Command::Log(args) => cmd::log::run(args),
+        Command::Rules(args) => cmd::rules::run(args),
     };
     match result {
         Ok(code) => code,

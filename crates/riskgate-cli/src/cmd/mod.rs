@@ -6,4 +6,5 @@ pub mod common;
 pub mod config;
 pub mod log;
 pub mod parse;
+pub mod rules;
 pub mod scan;
