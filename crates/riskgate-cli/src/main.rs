@@ -36,6 +36,12 @@ enum Command {
     Log(cmd::log::Args),
     /// The rules database: list, show, test and lint rules.
     Rules(cmd::rules::Args),
+    /// Assess code (Python, JavaScript/TypeScript, shell …) from a file or stdin, and decide.
+    Code(cmd::analyze::CodeArgs),
+    /// Assess SQL from a file or stdin, and decide.
+    Sql(cmd::analyze::SqlArgs),
+    /// Classify a change set A / B / C (seed 003): staged changes, since a revision, or a diff.
+    Diff(cmd::analyze::DiffArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +54,9 @@ fn main() -> ExitCode {
         Command::Approvals(args) => cmd::approvals::run(args),
         Command::Log(args) => cmd::log::run(args),
         Command::Rules(args) => cmd::rules::run(args),
+        Command::Code(args) => cmd::analyze::run_code(args),
+        Command::Sql(args) => cmd::analyze::run_sql(args),
+        Command::Diff(args) => cmd::analyze::run_diff(args),
     };
     match result {
         Ok(code) => code,

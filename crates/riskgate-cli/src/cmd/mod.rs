@@ -1,5 +1,6 @@
 //! One module per subcommand family.
 
+pub mod analyze;
 pub mod approvals;
 pub mod check;
 pub mod common;
