@@ -230,6 +230,25 @@ impl Norm<'_> {
             }
             _ => {}
         }
+        // Commands other programs run through a shell (`script -c`, `vim -c '!…'`, awk and
+        // interpreter `system("…")`, `tar --checkpoint-action=exec=`, `pssh`, `gcloud … ssh`).
+        for e in crate::embedded::commands(&program, &raw) {
+            let mut f = nested_frame(
+                Origin::ShellString,
+                Wrapper {
+                    name: e.runner.clone(),
+                    args: vec![],
+                },
+            );
+            if e.remote.is_some() {
+                f.remote = e.remote.clone();
+            }
+            if f.depth > self.limits.max_depth {
+                self.limit(format!("nesting deeper than {}", self.limits.max_depth));
+                break;
+            }
+            let _ = self.parse_text(&e.text, &f);
+        }
         // Interpreter and database one-liners.
         for (language, text, literal) in interp::one_liners(&program, &raw) {
             self.nested.push(NestedInput {

@@ -11,6 +11,7 @@ mod aliases;
 mod canon;
 mod command;
 mod ctx;
+mod embedded;
 mod escapes;
 mod fallback;
 mod interp;

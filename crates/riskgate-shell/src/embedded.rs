@@ -1,0 +1,399 @@
+//! Shell commands embedded in other programs' arguments, which those programs run through a
+//! shell: `script -c CMD`, `vim -c '!CMD'`, `tar --checkpoint-action=exec=CMD`,
+//! `awk 'BEGIN { system("CMD") }'`, `perl -e 'system("CMD")'` (and Ruby, PHP, Python
+//! `os.system`), remote runners (`pssh -i CMD`, `pdsh -w hosts CMD`, `gcloud compute ssh
+//! --command CMD`). Each text found is parsed as a nested script by the walker.
+
+use crate::model::Word;
+
+/// One embedded command: the program that runs it, the text, and a remote target if the
+/// text runs on other hosts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Embedded {
+    pub runner: String,
+    pub text: String,
+    pub remote: Option<String>,
+}
+
+fn emb(runner: &str, text: &str, remote: Option<&str>) -> Embedded {
+    Embedded {
+        runner: runner.to_string(),
+        text: text.to_string(),
+        remote: remote.map(str::to_string),
+    }
+}
+
+/// The embedded commands of `program` run with the raw `argv` (argv[0] is the program).
+pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
+    let args: Vec<&str> = argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+    let mut out = Vec::new();
+    match program {
+        "script" => {
+            // `script -c CMD`, `-qc CMD`, `--command CMD`, `--command=CMD`.
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                if let Some(v) = a.strip_prefix("--command=") {
+                    out.push(emb(program, v, None));
+                } else if *a == "--command"
+                    || (a.starts_with('-') && !a.starts_with("--") && a.ends_with('c'))
+                {
+                    if let Some(v) = args.get(i + 1) {
+                        out.push(emb(program, v, None));
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+        }
+        "vim" | "vi" | "nvim" | "ex" | "view" | "vimdiff" | "gvim" => {
+            // `-c '!CMD'`, `-c ':!CMD'`, `+'!CMD'`, `--cmd '!CMD'`; also `:silent !CMD`.
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                let cmd = if *a == "-c" || *a == "--cmd" {
+                    i += 1;
+                    args.get(i).copied()
+                } else {
+                    a.strip_prefix('+')
+                };
+                if let Some(c) = cmd.and_then(vim_shell) {
+                    out.push(emb(program, c, None));
+                }
+                i += 1;
+            }
+        }
+        "tar" | "gtar" | "bsdtar" => {
+            for a in &args {
+                for key in [
+                    "--checkpoint-action=exec=",
+                    "--to-command=",
+                    "--use-compress-program=",
+                    "--info-script=",
+                    "--new-volume-script=",
+                ] {
+                    if let Some(v) = a.strip_prefix(key) {
+                        out.push(emb(program, v, None));
+                    }
+                }
+            }
+        }
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
+            // The program text is the first argument that is not an option (or `-f` file).
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                if matches!(*a, "-F" | "-v" | "-f" | "--field-separator" | "--assign") {
+                    i += 2;
+                    continue;
+                }
+                if a.starts_with('-') && a.len() > 1 {
+                    i += 1;
+                    continue;
+                }
+                for s in called_strings(a, &["system"]) {
+                    out.push(emb(program, &s, None));
+                }
+                for s in piped_strings(a) {
+                    out.push(emb(program, &s, None));
+                }
+                break;
+            }
+        }
+        "perl" | "ruby" | "php" | "python" | "python2" | "python3" | "node" | "nodejs" => {
+            for code in one_liner_code(program, &args) {
+                let calls: &[&str] = match program {
+                    "perl" => &["system", "exec", "qx"],
+                    "ruby" => &[
+                        "system",
+                        "exec",
+                        "spawn",
+                        "%x",
+                        "IO.popen",
+                        "Open3.capture2",
+                    ],
+                    "php" => &[
+                        "system",
+                        "exec",
+                        "shell_exec",
+                        "passthru",
+                        "popen",
+                        "proc_open",
+                    ],
+                    "node" | "nodejs" => &["execSync", "exec", "spawnSync"],
+                    _ => &[
+                        "os.system",
+                        "os.popen",
+                        "subprocess.run",
+                        "subprocess.call",
+                        "subprocess.check_output",
+                        "subprocess.Popen",
+                    ],
+                };
+                for s in called_strings(code, calls) {
+                    out.push(emb(program, &s, None));
+                }
+                if program != "python" && !program.starts_with("python") {
+                    for s in backtick_strings(code) {
+                        out.push(emb(program, &s, None));
+                    }
+                }
+            }
+        }
+        "pssh" | "parallel-ssh" | "pdsh" | "clush" => {
+            // `pssh -h hosts.txt -i 'CMD'`: the last argument that is not an option value.
+            let takes_value = [
+                "-h", "-H", "-l", "-p", "-o", "-e", "-t", "-O", "-x", "-X", "-w", "-g", "-x", "-R",
+                "-f", "-b",
+            ];
+            let mut last = None;
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                if takes_value.contains(a) {
+                    i += 2;
+                    continue;
+                }
+                if !a.starts_with('-') {
+                    last = Some(*a);
+                }
+                i += 1;
+            }
+            if let Some(c) = last {
+                out.push(emb(program, c, Some("(hosts)")));
+            }
+        }
+        // `gcloud compute ssh VM --command CMD` (also `tpus tpu-vm ssh`).
+        "gcloud" if args.contains(&"ssh") => {
+            let host = args
+                .iter()
+                .skip_while(|a| **a != "ssh")
+                .nth(1)
+                .copied()
+                .filter(|h| !h.starts_with('-'));
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                let v = if *a == "--command" {
+                    i += 1;
+                    args.get(i).copied()
+                } else {
+                    a.strip_prefix("--command=")
+                };
+                if let Some(v) = v {
+                    out.push(emb(program, v, Some(host.unwrap_or("(vm)"))));
+                }
+                i += 1;
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// A vim command that runs a shell command: `!CMD`, `:!CMD`, `silent !CMD`, `r !CMD`.
+fn vim_shell(c: &str) -> Option<&str> {
+    let c = c.trim_start_matches(':').trim_start();
+    let c = c
+        .strip_prefix("silent")
+        .or_else(|| c.strip_prefix("r "))
+        .or_else(|| c.strip_prefix("read "))
+        .map_or(c, str::trim_start);
+    c.strip_prefix('!').map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// The code of `-e` / `-r` / `-c` / `--eval` one-liners.
+fn one_liner_code<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
+    let flags: &[&str] = match program {
+        "perl" => &["-e", "-E"],
+        "ruby" => &["-e"],
+        "php" => &["-r"],
+        "node" | "nodejs" => &["-e", "--eval", "-p", "--print"],
+        _ => &["-c"],
+    };
+    let mut out = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if flags.contains(a) {
+            if let Some(v) = args.get(i + 1) {
+                out.push(*v);
+            }
+            i += 2;
+            continue;
+        }
+        // Attached or clustered: `-le 'code'`, `-ne'code'`.
+        if program == "perl"
+            && a.starts_with('-')
+            && !a.starts_with("--")
+            && let Some(pos) = a.find(['e', 'E'])
+        {
+            let rest = &a[pos + 1..];
+            if rest.is_empty() {
+                if let Some(v) = args.get(i + 1) {
+                    out.push(*v);
+                }
+                i += 2;
+                continue;
+            }
+            out.push(rest);
+        }
+        i += 1;
+    }
+    out
+}
+
+/// String literals passed as the first argument to any of `calls`: `system("rm -rf ~")`,
+/// `os.system('…')`, `exec "…"`, `qx(…)`.
+fn called_strings(code: &str, calls: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for call in calls {
+        let mut from = 0;
+        while let Some(pos) = code.get(from..).and_then(|s| s.find(call)) {
+            let at = from + pos;
+            from = at + call.len();
+            // A whole name: not `mysystem(`.
+            let before = code[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = code[from..].trim_start();
+            let rest = rest.strip_prefix('(').map_or(rest, str::trim_start);
+            if let Some(s) = leading_string(rest) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// `print … | "CMD"` and `"CMD" | getline` in awk.
+fn piped_strings(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, _) in code.match_indices('|') {
+        if let Some(s) = leading_string(code[i + 1..].trim_start()) {
+            out.push(s);
+        }
+        if let Some(s) = trailing_string(code[..i].trim_end()) {
+            out.push(s);
+        }
+    }
+    out
+}
+
+/// Backtick command strings: `` `rm -rf ~` ``.
+fn backtick_strings(code: &str) -> Vec<String> {
+    code.split('`')
+        .enumerate()
+        .filter(|(k, s)| k % 2 == 1 && !s.trim().is_empty())
+        .map(|(_, s)| s.to_string())
+        .collect()
+}
+
+/// The string literal at the start of `s` (`"…"` or `'…'`, simple escapes), if any.
+fn leading_string(s: &str) -> Option<String> {
+    let mut chars = s.chars();
+    let q = chars.next().filter(|c| *c == '"' || *c == '\'')?;
+    let mut out = String::new();
+    let mut esc = false;
+    for c in chars {
+        if esc {
+            out.push(c);
+            esc = false;
+        } else if c == '\\' {
+            esc = true;
+        } else if c == q {
+            return Some(out);
+        } else {
+            out.push(c);
+        }
+    }
+    None
+}
+
+/// The string literal at the end of `s`.
+fn trailing_string(s: &str) -> Option<String> {
+    let q = s.chars().next_back().filter(|c| *c == '"' || *c == '\'')?;
+    let body = &s[..s.len() - 1];
+    let start = body.rfind(q)?;
+    Some(body[start + 1..].to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(v: &[&str]) -> Vec<Word> {
+        v.iter()
+            .map(|t| Word {
+                text: t.to_string(),
+                dynamic: false,
+            })
+            .collect()
+    }
+
+    fn texts(v: &[&str]) -> Vec<String> {
+        commands(v[0], &words(v))
+            .into_iter()
+            .map(|e| e.text)
+            .collect()
+    }
+
+    #[test]
+    fn finds_embedded_commands() {
+        assert_eq!(
+            texts(&["script", "-qc", "rm -rf ~", "/dev/null"]),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            texts(&["vim", "-es", "-c", "!rm -rf ~", "-c", "q"]),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            texts(&[
+                "tar",
+                "-cf",
+                "/dev/null",
+                "--checkpoint-action=exec=rm -rf ~"
+            ]),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            texts(&["awk", "BEGIN { system(\"rm -rf ~\") }"]),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            texts(&["awk", "BEGIN { print \"rm -rf ~\" | \"sh\" }"]).len(),
+            2
+        );
+        assert_eq!(texts(&["perl", "-e", "system(\"rm -rf ~\")"]), ["rm -rf ~"]);
+        assert_eq!(texts(&["ruby", "-e", "system('rm -rf /*')"]), ["rm -rf /*"]);
+        assert_eq!(texts(&["php", "-r", "system(\"rm -rf ~\");"]), ["rm -rf ~"]);
+        assert_eq!(
+            texts(&["python3", "-c", "import os; os.system('rm -rf ~')"]),
+            ["rm -rf ~"]
+        );
+        assert_eq!(
+            texts(&["pssh", "-h", "hosts.txt", "-i", "sudo rm -rf /var/log/*"]),
+            ["sudo rm -rf /var/log/*"]
+        );
+        let g = commands(
+            "gcloud",
+            &words(&[
+                "gcloud",
+                "compute",
+                "ssh",
+                "prod-vm",
+                "--zone",
+                "z",
+                "--command",
+                "sudo rm -rf /x",
+            ]),
+        );
+        assert_eq!(g[0].text, "sudo rm -rf /x");
+        assert_eq!(g[0].remote.as_deref(), Some("prod-vm"));
+    }
+
+    #[test]
+    fn ordinary_use_embeds_nothing() {
+        assert!(texts(&["vim", "-c", "set nu", "file.txt"]).is_empty());
+        assert!(texts(&["awk", "{ print $1 }", "file"]).is_empty());
+        assert!(texts(&["perl", "-ne", "print if /x/", "f"]).is_empty());
+        assert!(texts(&["tar", "-czf", "a.tgz", "dir"]).is_empty());
+        assert!(texts(&["python3", "-c", "print(mysystem('x'))"]).is_empty());
+    }
+}
