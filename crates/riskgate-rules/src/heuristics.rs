@@ -110,6 +110,19 @@ pub(crate) fn signal_findings(parsed: &ParsedCommand, views: &[CommandView<'_>])
                 .with_mitigation("Run the commands directly instead of through eval"),
                 vec![*index],
             ),
+            Signal::RecursiveFork { name, index } => (
+                Finding::new(
+                    "heuristic.fork-bomb",
+                    RiskLevel::Critical,
+                    95,
+                    format!(
+                        "`{name}` calls itself more than once per call: a fork bomb that exhausts the process table"
+                    ),
+                )
+                .reversible(false)
+                .with_mitigation("Do not run it; to test process limits, use a container with `ulimit -u`"),
+                vec![*index],
+            ),
             Signal::ShellFromStdin { index } => (
                 Finding::new(
                     "heuristic.shell-from-stdin",

@@ -258,6 +258,13 @@ pub enum Signal {
         /// Index of the shell.
         index: usize,
     },
+    /// A function that calls itself two or more times (a fork bomb under any name).
+    RecursiveFork {
+        /// The function's name.
+        name: String,
+        /// Index of its first call to itself.
+        index: usize,
+    },
 }
 
 /// Why a result is incomplete.

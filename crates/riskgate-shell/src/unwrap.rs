@@ -543,10 +543,17 @@ fn peel_prefix(prog: &str, spec: &Prefix, argv: &[XWord]) -> Option<Peeled> {
     // A shell-string option (`flock -c CMD`, `runuser -c CMD`).
     for (k, w) in opts.iter().enumerate() {
         let t = w.text();
-        let hit = spec
-            .script_opt
-            .iter()
-            .any(|o| t == *o || (t.starts_with(o) && t.as_bytes().get(o.len()) == Some(&b'=')));
+        // `-c CMD`, `--command=CMD`, or a cluster ending in the option (`script -qc CMD`).
+        let hit = spec.script_opt.iter().any(|o| {
+            t == *o
+                || (t.starts_with(o) && t.as_bytes().get(o.len()) == Some(&b'='))
+                || (o.len() == 2
+                    && !o.starts_with("--")
+                    && t.len() > 2
+                    && t.starts_with('-')
+                    && !t.starts_with("--")
+                    && t.ends_with(&o[1..]))
+        });
         if hit {
             let value = match t.split_once('=') {
                 Some((_, v)) => XWord {

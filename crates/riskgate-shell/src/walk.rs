@@ -6,7 +6,7 @@ use brush_parser::ast;
 use riskgate_model::Span;
 
 use crate::ctx::{Frame, Norm, Pending, Range, XWord, join};
-use crate::{Origin, ParseIssue, Redirect, StdinSource, Word, Wrapper, fallback, limits};
+use crate::{Origin, ParseIssue, Redirect, Signal, StdinSource, Word, Wrapper, fallback, limits};
 
 /// Most literal `for` values walked one by one (`for d in / /home; do rm -rf $d; done`).
 const MAX_FOR_VALUES: usize = 8;
@@ -154,7 +154,20 @@ impl Norm<'_> {
             ast::Command::Function(fd) => {
                 let mut f = frame.clone();
                 f.origin = Origin::Function;
+                let first = self.commands.len();
                 let r = self.walk_compound(&fd.body.0, &f, lvl + 1);
+                // A function that calls itself twice or more (`f(){ f | f & }`) forks without
+                // end once called: a fork bomb, whatever its name.
+                let name = fd.fname.value.as_str();
+                let calls: Vec<usize> = (first..self.commands.len())
+                    .filter(|&i| self.commands.get(i).is_some_and(|c| c.program == name))
+                    .collect();
+                if calls.len() >= 2 {
+                    self.signal(Signal::RecursiveFork {
+                        name: name.to_string(),
+                        index: calls[0],
+                    });
+                }
                 if let Some(rl) = &fd.body.1 {
                     let span = frame.span.unwrap_or_else(|| self.loc_span(c));
                     let mut p = Pending {

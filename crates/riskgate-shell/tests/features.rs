@@ -507,3 +507,55 @@ fn limits_are_enforced_without_panicking() {
 fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
+
+#[test]
+fn self_forking_functions_are_signalled_under_any_name() {
+    for bomb in [
+        ":(){ :|:& };:",
+        "bomb() { bomb | bomb & }; bomb",
+        "x(){ x|x& };x",
+        "f() {\n  f | f &\n}\nf",
+    ] {
+        let p = parse(bomb);
+        assert!(
+            p.signals
+                .iter()
+                .any(|s| matches!(s, riskgate_shell::Signal::RecursiveFork { .. })),
+            "{bomb}: {:?}",
+            p.signals
+        );
+    }
+    // Plain recursion with one self-call is not a fork bomb.
+    let p = parse("countdown() { [ $1 -gt 0 ] && countdown $(( $1 - 1 )); }; countdown 3");
+    assert!(
+        !p.signals
+            .iter()
+            .any(|s| matches!(s, riskgate_shell::Signal::RecursiveFork { .. }))
+    );
+}
+
+#[test]
+fn embedded_commands_are_parsed() {
+    for (line, program) in [
+        ("script -qc 'rm -rf ~' /dev/null", "rm"),
+        ("vim -es -c '!rm -rf ~' -c 'q'", "rm"),
+        ("awk 'BEGIN { system(\"rm -rf ~\") }'", "rm"),
+        ("perl -e 'system(\"rm -rf ~\")'", "rm"),
+        (
+            "tar -cf /dev/null /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf ~'",
+            "rm",
+        ),
+    ] {
+        let p = parse(line);
+        assert!(
+            p.commands.iter().any(|c| c.program == program),
+            "{line}: {:?}",
+            p.commands.iter().map(|c| &c.program).collect::<Vec<_>>()
+        );
+    }
+    let p = parse(
+        "gcloud compute ssh prod-vm --zone us-east1-b --command 'sudo rm -rf /var/lib/docker'",
+    );
+    let rm = p.commands.iter().find(|c| c.program == "rm").expect("rm");
+    assert!(rm.privileged && rm.remote.as_deref() == Some("prod-vm"));
+}
