@@ -19,6 +19,7 @@ struct Ctx {
 impl Norm<'_> {
     /// Unwrap, canonicalize and record `p`; returns the commands it became.
     pub(crate) fn finish_simple(&mut self, mut p: Pending, frame: &Frame) -> Option<Range> {
+        crate::progword::normalize(&mut p.argv);
         let mut c = Ctx {
             wrappers: frame.wrappers.clone(),
             privileged: frame.privileged,

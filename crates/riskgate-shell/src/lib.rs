@@ -18,6 +18,7 @@ mod interp;
 mod limits;
 mod model;
 mod payload;
+mod progword;
 mod unwrap;
 mod walk;
 mod words;
