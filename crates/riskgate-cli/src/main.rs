@@ -42,6 +42,12 @@ enum Command {
     Sql(cmd::analyze::SqlArgs),
     /// Classify a change set A / B / C (seed 003): staged changes, since a revision, or a diff.
     Diff(cmd::analyze::DiffArgs),
+    /// The pre-tool hook of a coding agent: its JSON on stdin, its answer on stdout.
+    Hook(cmd::hook::Args),
+    /// Register `riskgate hook <agent>` in an agent's settings file.
+    Install(cmd::install::Args),
+    /// Remove riskgate's hook from an agent's settings file.
+    Uninstall(cmd::install::Args),
 }
 
 fn main() -> ExitCode {
@@ -57,6 +63,9 @@ fn main() -> ExitCode {
         Command::Code(args) => cmd::analyze::run_code(args),
         Command::Sql(args) => cmd::analyze::run_sql(args),
         Command::Diff(args) => cmd::analyze::run_diff(args),
+        Command::Hook(args) => cmd::hook::run_hook(args),
+        Command::Install(args) => cmd::install::run_install(args),
+        Command::Uninstall(args) => cmd::install::run_uninstall(args),
     };
     match result {
         Ok(code) => code,

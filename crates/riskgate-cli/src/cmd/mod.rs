@@ -5,6 +5,8 @@ pub mod approvals;
 pub mod check;
 pub mod common;
 pub mod config;
+pub mod hook;
+pub mod install;
 pub mod log;
 pub mod parse;
 pub mod rules;

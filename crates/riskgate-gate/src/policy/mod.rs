@@ -326,6 +326,16 @@ impl Policy {
         self.ask_fallback.value
     }
 
+    /// Replace the built-in `hooks.ask_fallback` with `value` (an agent host's own default:
+    /// one that can ask its user defaults to `ask`). A value set in a file, the environment or
+    /// on the command line is kept.
+    pub fn with_default_ask_fallback(mut self, value: AskFallback) -> Policy {
+        if self.ask_fallback.source == Source::Builtin {
+            self.ask_fallback.value = value;
+        }
+        self
+    }
+
     /// The level the `mcp.tools` table gives an MCP tool name (the highest matching entry).
     pub fn mcp_level(&self, tool: &str) -> Option<RiskLevel> {
         self.mcp_tools

@@ -1,0 +1,82 @@
+//! `riskgate hook <agent>`: the pre-tool hook of a coding agent. Reads the agent's JSON on
+//! stdin, answers on stdout in that agent's format and exits as its protocol wants (0, with
+//! the decision in the JSON). Never prompts on the terminal: when a person must decide, the
+//! agent asks its user (the answer is "ask"), or — for agents that cannot ask — the answer is
+//! "deny" with how to approve. Malformed payloads, errors and the time limit never allow.
+//! The adapters and the judging live in `riskgate-hooks`.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use riskgate::gate::policy::Environment;
+use riskgate::gate::{CliOverrides, Policy};
+use riskgate_hooks::{Agent, Options, run};
+
+use crate::cmd::common::PolicyArgs;
+
+/// Arguments of `riskgate hook`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The agent whose protocol to speak: claude, gemini, codex, cursor or copilot.
+    #[arg(value_parser = parse_agent)]
+    agent: Agent,
+    /// Time limit in milliseconds (default 8000, or RISKGATE_HOOK_TIMEOUT_MS).
+    #[arg(long, value_name = "MS")]
+    timeout_ms: Option<u64>,
+    #[command(flatten)]
+    policy: PolicyArgs,
+}
+
+/// Parse an agent name for clap.
+pub fn parse_agent(s: &str) -> Result<Agent, String> {
+    s.parse::<Agent>().map_err(|e| e.to_string())
+}
+
+/// Run `riskgate hook`.
+pub fn run_hook(args: Args) -> anyhow::Result<ExitCode> {
+    let timeout = args
+        .timeout_ms
+        .or_else(|| {
+            std::env::var("RISKGATE_HOOK_TIMEOUT_MS")
+                .ok()
+                .and_then(|v| v.trim().parse().ok())
+        })
+        .map(Duration::from_millis)
+        .unwrap_or(riskgate_hooks::run::DEFAULT_TIMEOUT);
+    let policy_args = args.policy;
+    let opts = Options {
+        agent: args.agent,
+        timeout,
+        load_policy: Box::new(move |cwd| load_policy(&policy_args, cwd)),
+    };
+    let reply = run(opts, std::io::stdin());
+    if !reply.stderr.is_empty() {
+        eprint!("{}", reply.stderr);
+    }
+    out!("{}", reply.stdout);
+    Ok(ExitCode::from(reply.exit))
+}
+
+/// The policy for the agent's working directory `cwd`, with the command-line layer of `args`
+/// (as `PolicyArgs::load` does for the process's directory).
+fn load_policy(args: &PolicyArgs, cwd: &std::path::Path) -> Result<Policy, String> {
+    let environment = match args.environment.as_deref().map(str::to_ascii_lowercase) {
+        None => None,
+        Some(e) if ["production", "prod"].contains(&e.as_str()) => Some(Environment::Production),
+        Some(e) if ["test", "testing", "dev", "development", "staging"].contains(&e.as_str()) => {
+            Some(Environment::Test)
+        }
+        Some(e) => return Err(format!("--env: unknown environment `{e}`")),
+    };
+    let cli = CliOverrides {
+        config_file: args.config.clone(),
+        no_config_files: args.no_config,
+        environment,
+        state_dir: args.state_dir.clone(),
+        data_dir: args.data_dir.clone(),
+        rules_extra: args.rules.clone(),
+        set: args.set.clone(),
+        ..CliOverrides::default()
+    };
+    Policy::load(cwd, &cli).map_err(|e| e.to_string())
+}

@@ -1,0 +1,398 @@
+//! The judge: one [`Call`] → a [`Verdict`], through riskgate's gate.
+//!
+//! Each judged tool becomes an [`Action`] with an [`Assessment`] and goes through
+//! [`Gate::evaluate`] (policy, blocklist, overrides, blocked paths, standing approvals and
+//! denials, the session cache keyed by the agent's session id, the audit log with source
+//! `hook:<agent>`). The gate never prompts here: the context is not interactive, and when a
+//! person must decide the gate answers "ask" if the agent can ask (`host_can_ask`), else
+//! "deny" with how to approve.
+//!
+//! | tool | action | assessment |
+//! |---|---|---|
+//! | shell | the command | the engine (rules, analyzers), plus [`crate::paths`] for the files it writes |
+//! | write / edit / delete | a file write of the path | [`crate::paths`] + [`crate::content`] |
+//! | read | a `READ` fetch of `file://PATH` | [`crate::paths::read_findings`], blocked paths; nothing found: no opinion |
+//! | fetch | a fetch of the URL | [`crate::url`] |
+//! | MCP | the command `mcp__server__tool` | the policy's `mcp.tools` level, secrets and commands in the arguments; nothing: no opinion |
+//! | other | — | no opinion (recorded) |
+//!
+//! Several tools in one call (a multi-file patch) are each decided; the strictest answer wins.
+
+use std::cell::OnceCell;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use riskgate::gate::audit::AuditRecord;
+use riskgate::gate::policy::AskFallback;
+use riskgate::gate::{Context, DecidedBy, Gate, Outcome, Policy};
+use riskgate::model::ActionKind;
+use riskgate::{Action, Assessment, Decision, Engine, EngineOptions, Finding, RiskLevel};
+
+use crate::paths::{self, Project};
+use crate::request::{Call, Tool};
+use crate::verdict::{Answer, Verdict};
+use crate::{Agent, AskSupport};
+
+/// The engine, built on first use (a file write of a Markdown file never needs it).
+pub struct LazyEngine {
+    options: EngineOptions,
+    cell: OnceCell<Engine>,
+}
+
+impl LazyEngine {
+    /// An engine for `policy` (its extra rule packs and environment), not built yet.
+    pub fn new(policy: &Policy) -> LazyEngine {
+        LazyEngine {
+            options: EngineOptions {
+                rule_packs: policy
+                    .rules_extra()
+                    .iter()
+                    .map(|s| s.value.clone())
+                    .collect(),
+                environment_production: policy.environment().value
+                    == riskgate::gate::policy::Environment::Production,
+            },
+            cell: OnceCell::new(),
+        }
+    }
+
+    /// The engine (built now if needed; its warnings go to stderr).
+    pub fn get(&self) -> &Engine {
+        self.cell.get_or_init(|| {
+            let e = Engine::new(&self.options);
+            for w in e.warnings() {
+                eprintln!("riskgate: warning: {w}");
+            }
+            e
+        })
+    }
+}
+
+/// Whether `agent` can be answered "ask" for `call` under `policy` (after
+/// [`with_agent_defaults`]).
+pub fn can_ask(agent: Agent, call_can_ask: bool, policy: &Policy) -> bool {
+    call_can_ask
+        && agent.ask_support() != AskSupport::Never
+        && policy.ask_fallback() == AskFallback::Ask
+}
+
+/// `policy` with `agent`'s default for `hooks.ask_fallback` (ask for agents that can ask).
+pub fn with_agent_defaults(agent: Agent, policy: Policy) -> Policy {
+    let default = match agent.ask_support() {
+        AskSupport::Native => AskFallback::Ask,
+        AskSupport::ByPolicy | AskSupport::Never => AskFallback::Deny,
+    };
+    policy.with_default_ask_fallback(default)
+}
+
+/// The directory the call runs in: the payload's `cwd` when it is an existing absolute
+/// directory, else the process's.
+pub fn call_cwd(call: &Call) -> PathBuf {
+    call.cwd
+        .as_ref()
+        .filter(|c| c.is_absolute() && c.is_dir())
+        .cloned()
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"))
+}
+
+/// The project roots of a call: the agent's project directory variable, workspace roots, the
+/// policy's project root and the git work tree around `cwd`; `cwd` when there is none.
+pub fn project_roots(agent: Agent, call: &Call, policy: &Policy, cwd: &Path) -> Vec<PathBuf> {
+    let var = match agent {
+        Agent::Claude | Agent::Copilot => Some("CLAUDE_PROJECT_DIR"),
+        Agent::Gemini => Some("GEMINI_PROJECT_DIR"),
+        Agent::Codex | Agent::Cursor => None,
+    };
+    let mut roots: Vec<PathBuf> = var
+        .and_then(std::env::var_os)
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .into_iter()
+        .collect();
+    roots.extend(
+        call.workspace_roots
+            .iter()
+            .filter(|r| r.is_absolute())
+            .cloned(),
+    );
+    roots.extend(policy.project_root().map(Path::to_path_buf));
+    if let Some(git) = cwd.ancestors().find(|d| d.join(".git").exists()) {
+        roots.push(git.to_path_buf());
+    }
+    if roots.is_empty() {
+        roots.push(cwd.to_path_buf());
+    }
+    roots
+}
+
+/// Decide about `call` for `agent` under `policy` (already with the agent's defaults).
+pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
+    let cwd = call_cwd(call);
+    let mut ctx = Context::new(cwd.clone()).agent(agent.name(), call.session_id.clone());
+    ctx.source = agent.source();
+    ctx.host_can_ask = can_ask(agent, call.can_ask, &policy);
+    let roots = project_roots(agent, call, &policy, &cwd);
+    let mut riskgate_dirs = vec![
+        policy.state_dir().to_path_buf(),
+        riskgate::gate::paths::config_dir(),
+    ];
+    riskgate_dirs.retain(|d| !roots.iter().any(|r| r.starts_with(d)));
+    let project = Project::new(&cwd, &roots, &riskgate_dirs);
+    let engine = LazyEngine::new(&policy);
+    let audit_path = policy.audit_path();
+    let mut gate = Gate::new(policy);
+    let mut verdicts = Vec::new();
+    for tool in &call.tools {
+        let start = Instant::now();
+        let v = match prepare(tool, &ctx, &project, &engine, gate.policy()) {
+            Prepared::Gate {
+                action,
+                assessment,
+                ctx: tctx,
+            } => {
+                let out = gate.evaluate(&action, assessment, &tctx);
+                for w in &out.warnings {
+                    eprintln!("riskgate: warning: {w}");
+                }
+                let answer = match out.decision {
+                    Decision::Allow => Answer::Allow,
+                    Decision::Ask => Answer::Ask,
+                    Decision::Deny => Answer::Deny,
+                };
+                Verdict::new(answer, out.reason, Some(out.level))
+            }
+            Prepared::NoOpinion { kind, input, why } => {
+                let v = Verdict::no_opinion(why);
+                record(&audit_path, &ctx, kind, &input, &v, "none", start.elapsed());
+                v
+            }
+        };
+        verdicts.push(v);
+    }
+    let v = Verdict::combine(verdicts);
+    if ctx.host_can_ask { v } else { v.without_ask() }
+}
+
+enum Prepared {
+    Gate {
+        action: Action,
+        assessment: Assessment,
+        ctx: Context,
+    },
+    NoOpinion {
+        kind: &'static str,
+        input: String,
+        why: String,
+    },
+}
+
+fn mid_score(level: RiskLevel) -> u8 {
+    (level.min_score() / 2 + level.max_score() / 2).max(1)
+}
+
+fn with_extra(a: Assessment, extra: Vec<Finding>) -> Assessment {
+    if extra.is_empty() {
+        return a;
+    }
+    let degraded = a.degraded;
+    let mut findings = a.findings;
+    findings.extend(extra);
+    let mut out = Assessment::from_findings(a.kind, a.input, findings);
+    if degraded {
+        out.mark_degraded();
+    }
+    out
+}
+
+fn prepare(
+    tool: &Tool,
+    ctx: &Context,
+    project: &Project,
+    engine: &LazyEngine,
+    policy: &Policy,
+) -> Prepared {
+    match tool {
+        Tool::Shell { command, dir } => {
+            let mut tctx = ctx.clone();
+            if let Some(d) = dir.as_deref().filter(|d| !d.is_empty()) {
+                tctx.cwd = ctx.cwd.join(d);
+            }
+            let e = engine.get();
+            let assessment = e.assess_command(command);
+            tctx.write_targets = e.write_targets(command);
+            let sub = Project {
+                cwd: paths::resolve(&tctx.cwd.to_string_lossy(), Path::new("/"), None),
+                ..project.clone()
+            };
+            let extra: Vec<Finding> = tctx
+                .write_targets
+                .iter()
+                .flat_map(|t| paths::write_findings(&sub, t, riskgate::model::WriteOp::Write))
+                .collect();
+            Prepared::Gate {
+                action: Action::command(command.clone()),
+                assessment: with_extra(assessment, extra),
+                ctx: tctx,
+            }
+        }
+        Tool::Write {
+            path,
+            content,
+            op,
+            language,
+        } => {
+            let mut findings = paths::write_findings(project, path, *op);
+            if *op != riskgate::model::WriteOp::Delete {
+                findings.extend(crate::content::content_findings(
+                    engine, path, content, *language,
+                ));
+            }
+            Prepared::Gate {
+                action: Action::FileWrite {
+                    path: path.clone(),
+                    content: None,
+                    op: *op,
+                },
+                assessment: Assessment::from_findings(
+                    ActionKind::FileWrite,
+                    path.clone(),
+                    findings,
+                ),
+                ctx: ctx.clone(),
+            }
+        }
+        Tool::Read { path } => {
+            let mut findings = paths::read_findings(project, path);
+            if let riskgate::gate::policy::PathVerdict::Blocked(g) =
+                policy.check_path(path, &ctx.cwd)
+            {
+                findings.push(Finding::new(
+                    "hook.read.blocked-path",
+                    RiskLevel::High,
+                    70,
+                    format!("reads blocked path {path} (`{}`, {})", g.written, g.source),
+                ));
+            }
+            if findings.is_empty() {
+                return Prepared::NoOpinion {
+                    kind: "file_read",
+                    input: path.clone(),
+                    why: format!("reading {path} is not judged by riskgate"),
+                };
+            }
+            let url = format!("file://{}", project.resolve(path).display());
+            Prepared::Gate {
+                assessment: Assessment::from_findings(ActionKind::Fetch, url.clone(), findings),
+                action: Action::Fetch {
+                    url,
+                    method: Some("READ".into()),
+                },
+                ctx: ctx.clone(),
+            }
+        }
+        Tool::Fetch { url } => Prepared::Gate {
+            action: Action::Fetch {
+                url: url.clone(),
+                method: None,
+            },
+            assessment: Assessment::from_findings(
+                ActionKind::Fetch,
+                url.clone(),
+                crate::url::url_findings(url),
+            ),
+            ctx: ctx.clone(),
+        },
+        Tool::Mcp { name, input } => {
+            let mut findings = Vec::new();
+            if let Some(level) = policy.mcp_level(name) {
+                findings.push(Finding::new(
+                    "hook.mcp.policy",
+                    level,
+                    mid_score(level),
+                    format!("MCP tool {name} is rated {level} by the policy (mcp.tools)"),
+                ));
+            }
+            let text = input.to_string();
+            for s in riskgate::analyzers::secrets::find_secrets(&text) {
+                findings.push(Finding::new(
+                    "hook.mcp.secret",
+                    RiskLevel::High,
+                    75,
+                    format!(
+                        "sends a {} ({}) to MCP tool {name}",
+                        s.description, s.redacted
+                    ),
+                ));
+            }
+            if let serde_json::Value::Object(m) = input {
+                for key in ["command", "cmd", "script", "shell_command"] {
+                    if let Some(serde_json::Value::String(cmd)) = m.get(key) {
+                        for mut f in engine.get().assess_command(cmd).findings {
+                            f.description =
+                                format!("{} (in `{key}` of MCP tool {name})", f.description);
+                            findings.push(f);
+                        }
+                    }
+                }
+            }
+            let summary = crate::adapters::summary(name, input);
+            if findings.is_empty() {
+                return Prepared::NoOpinion {
+                    kind: "mcp",
+                    input: summary,
+                    why: format!("MCP tool {name} is not rated by the policy (mcp.tools)"),
+                };
+            }
+            Prepared::Gate {
+                action: Action::command(name.clone()),
+                assessment: Assessment::from_findings(ActionKind::Command, summary, findings),
+                ctx: ctx.clone(),
+            }
+        }
+        Tool::Other { summary } => Prepared::NoOpinion {
+            kind: "tool",
+            input: summary.clone(),
+            why: "riskgate does not judge this tool".to_string(),
+        },
+    }
+}
+
+/// Record a hook answer that did not go through the gate (no opinion, a malformed payload, an
+/// internal error) in the audit journal at `audit_path`. Failures are warnings on stderr.
+pub fn record(
+    audit_path: &Path,
+    ctx: &Context,
+    kind: &str,
+    input: &str,
+    verdict: &Verdict,
+    decided_by: &str,
+    latency: Duration,
+) {
+    let assessment = Assessment::safe(ActionKind::Command, input);
+    let decision = match verdict.answer {
+        Answer::NoOpinion | Answer::Allow => Decision::Allow,
+        Answer::Ask => Decision::Ask,
+        Answer::Deny => Decision::Deny,
+    };
+    let level = verdict.level.unwrap_or(RiskLevel::Safe);
+    let outcome = Outcome {
+        decision,
+        level,
+        assessed_level: level,
+        score: level.min_score(),
+        decided_by: DecidedBy::Policy,
+        reason: verdict.reason.clone(),
+        adjustments: Vec::new(),
+        warnings: Vec::new(),
+        pattern: String::new(),
+        summary: verdict.reason.clone(),
+        assessment: assessment.clone(),
+    };
+    let mut rec = AuditRecord::new(ctx, &assessment, &outcome, latency);
+    rec.kind = kind.to_string();
+    rec.decided_by = decided_by.to_string();
+    if let Err(e) = riskgate::gate::journal::append(audit_path, &rec) {
+        eprintln!("riskgate: warning: audit log not written: {e}");
+    }
+}

@@ -1,0 +1,125 @@
+//! riskgate's agent hooks: what `riskgate hook <agent>` does between an agent's pre-tool JSON
+//! on stdin and the answer on stdout, for Claude Code, Gemini CLI, Codex CLI, Cursor and
+//! GitHub Copilot CLI (protocols: `../shared/protocols.md`).
+//!
+//! - [`adapters`]: one module per agent: its payload → a [`Call`], a [`Verdict`] → its answer
+//!   ([`Reply`]: stdout, stderr, exit code). Each module documents its mapping.
+//! - [`judge`]: a [`Call`] → gate decisions: shell commands through the engine, file writes
+//!   and edits through [`paths`] and [`content`], fetches through [`url`], MCP tools by the
+//!   policy's `mcp.tools`; each decision recorded in the audit log with the agent as source.
+//! - [`run`]: the whole hook call with its safety net: a malformed payload, an internal error,
+//!   a panic or the time limit answer `ask` (or `deny` where the agent cannot ask), never allow.
+//! - [`install`]: registering the hook in each agent's settings file, idempotently.
+//!
+//! ```
+//! use riskgate_hooks::{Agent, adapters};
+//! let call = adapters::parse(Agent::Claude, br#"{"session_id":"s","cwd":"/repo",
+//!   "hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}"#).unwrap();
+//! assert_eq!(call.tool_name, "Bash");
+//! assert!(adapters::parse(Agent::Claude, b"{}").is_err());
+//! ```
+#![deny(missing_docs)]
+
+pub mod adapters;
+pub mod content;
+pub mod error;
+pub mod install;
+pub mod judge;
+mod ordered;
+pub mod patch;
+pub mod paths;
+pub mod request;
+pub mod run;
+pub mod url;
+pub mod verdict;
+
+pub use error::HookError;
+pub use request::{Call, Tool};
+pub use run::{Options, run};
+pub use verdict::{Answer, Reply, Verdict};
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The agents riskgate has a hook adapter for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Agent {
+    /// Claude Code (`PreToolUse`).
+    Claude,
+    /// Gemini CLI (`BeforeTool`).
+    Gemini,
+    /// OpenAI Codex CLI (`PreToolUse`).
+    Codex,
+    /// Cursor (`beforeShellExecution`, `beforeMCPExecution`, `beforeReadFile`, `preToolUse`).
+    Cursor,
+    /// GitHub Copilot CLI (`preToolUse`, or `PreToolUse` in Claude's format).
+    Copilot,
+}
+
+/// Whether an agent can put a question to its user when the hook answers "ask".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AskSupport {
+    /// It can: "ask" is answered unless the policy sets `hooks.ask_fallback: deny`.
+    Native,
+    /// It can in some modes only: "ask" only when the policy sets `hooks.ask_fallback: ask`.
+    ByPolicy,
+    /// Never: "ask" would be a failed hook (and the tool would run), so it becomes "deny".
+    Never,
+}
+
+impl Agent {
+    /// Every agent, in documentation order.
+    pub const ALL: [Agent; 5] = [
+        Agent::Claude,
+        Agent::Gemini,
+        Agent::Codex,
+        Agent::Cursor,
+        Agent::Copilot,
+    ];
+
+    /// The name used on the command line and in the audit log.
+    pub fn name(self) -> &'static str {
+        match self {
+            Agent::Claude => "claude",
+            Agent::Gemini => "gemini",
+            Agent::Codex => "codex",
+            Agent::Cursor => "cursor",
+            Agent::Copilot => "copilot",
+        }
+    }
+
+    /// The audit log source of this agent's hook calls: `hook:<name>`.
+    pub fn source(self) -> String {
+        format!("hook:{}", self.name())
+    }
+
+    /// How this agent handles an "ask".
+    pub fn ask_support(self) -> AskSupport {
+        match self {
+            Agent::Claude | Agent::Cursor | Agent::Copilot => AskSupport::Native,
+            Agent::Gemini => AskSupport::ByPolicy,
+            Agent::Codex => AskSupport::Never,
+        }
+    }
+}
+
+impl fmt::Display for Agent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Agent {
+    type Err = HookError;
+
+    fn from_str(s: &str) -> Result<Agent, HookError> {
+        match s.to_ascii_lowercase().as_str() {
+            "claude" | "claude-code" => Ok(Agent::Claude),
+            "gemini" | "gemini-cli" => Ok(Agent::Gemini),
+            "codex" => Ok(Agent::Codex),
+            "cursor" => Ok(Agent::Cursor),
+            "copilot" | "copilot-cli" => Ok(Agent::Copilot),
+            _ => Err(HookError::UnknownAgent(s.to_string())),
+        }
+    }
+}

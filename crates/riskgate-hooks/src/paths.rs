@@ -1,0 +1,559 @@
+//! Path policy for the files an agent writes, edits, deletes or reads, beyond the policy's own
+//! `blocked_paths` / `allowed_paths` (which the gate applies): the project's protected files
+//! and everything outside the project.
+//!
+//! | class | rule id | level |
+//! |---|---|---|
+//! | riskgate's own state or configuration (approvals, policy) | `hook.path.riskgate-state` | CRITICAL |
+//! | system files (`/etc/passwd`, `/etc/shadow`, `/etc/sudoers*`, `/boot`, block devices) | `hook.path.system-critical` | CRITICAL |
+//! | `.git/hooks/` | `hook.path.git-hooks` | HIGH |
+//! | other `.git/` internals | `hook.path.git-internals` | HIGH |
+//! | a project policy file `.riskgate.*` | `hook.path.riskgate-policy` | HIGH |
+//! | an agent's settings or hooks file (`.claude/settings*.json`, `.gemini/settings.json`, `.codex/`, `.cursor/hooks.json`, `.github/hooks/`) | `hook.path.agent-config` | HIGH |
+//! | `.env` files (not `.env.example`) | `hook.path.env-file` | HIGH |
+//! | CI configuration (`.github/workflows/`, `.gitlab-ci.yml` …) | `hook.path.ci-config` | HIGH |
+//! | credentials (`~/.ssh`, `~/.aws`, `~/.kube`, `.netrc` …) | `hook.path.credentials` | HIGH |
+//! | shell start-up files, autostart, cron (persistence) | `hook.path.persistence` | HIGH |
+//! | system directories (`/etc`, `/usr`, `/var` …) | `hook.path.system` | HIGH |
+//! | anywhere else outside the project (temporary directories excepted) | `hook.path.outside-project` | HIGH |
+//! | dependency manifests (`package.json`, `Cargo.toml` …) | `hook.path.dependency-manifest` | MEDIUM |
+//! | lockfiles | `hook.path.lockfile` | MEDIUM |
+//! | deleting any other file | `hook.path.delete` | LOW |
+//!
+//! Reads: credentials, key files and `.env` files are `hook.read.secrets` (HIGH: their content
+//! would go to the model provider); other reads have no finding.
+//!
+//! The project is the set of roots the judge finds (the agent's project directory, Cursor's
+//! workspace roots, the policy's project root, the git work tree around the working
+//! directory). Paths are made absolute, `..` resolved and symbolic links in existing
+//! ancestors followed, so `link-to-etc/passwd` is seen as `/etc/passwd`.
+
+use std::path::{Component, Path, PathBuf};
+
+use riskgate::model::WriteOp;
+use riskgate::{Finding, RiskLevel};
+
+/// Where the project is, and what else matters for paths.
+#[derive(Debug, Clone, Default)]
+pub struct Project {
+    /// The working directory (relative paths), resolved.
+    pub cwd: PathBuf,
+    /// The project roots, resolved.
+    pub roots: Vec<PathBuf>,
+    /// The home directory, resolved.
+    pub home: Option<PathBuf>,
+    /// Temporary directories (writing there is not "outside the project").
+    pub temp: Vec<PathBuf>,
+    /// riskgate's own state and configuration directories.
+    pub riskgate_dirs: Vec<PathBuf>,
+}
+
+/// `path` made absolute against `cwd`, `~` expanded, `.`/`..` resolved, symbolic links of the
+/// longest existing ancestor followed.
+pub fn resolve(path: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
+    let expanded = match (path.strip_prefix("~/"), home) {
+        (Some(rest), Some(h)) => h.join(rest),
+        _ if path == "~" => home.map(Path::to_path_buf).unwrap_or_else(|| path.into()),
+        _ => PathBuf::from(path),
+    };
+    let abs = if expanded.is_absolute() {
+        expanded
+    } else {
+        cwd.join(expanded)
+    };
+    let mut lexical = PathBuf::new();
+    for c in abs.components() {
+        match c {
+            Component::ParentDir => {
+                lexical.pop();
+            }
+            Component::CurDir => {}
+            other => lexical.push(other),
+        }
+    }
+    let mut existing = lexical.as_path();
+    let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let mut out = real;
+            out.extend(rest.iter().rev());
+            return out;
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                existing = parent;
+            }
+            _ => return lexical,
+        }
+    }
+}
+
+impl Project {
+    /// The project around `cwd` with `roots` (resolved here), for the current user.
+    pub fn new(cwd: &Path, roots: &[PathBuf], riskgate_dirs: &[PathBuf]) -> Project {
+        let home =
+            riskgate::gate::paths::home_dir().map(|h| resolve(&h.to_string_lossy(), cwd, None));
+        let cwd = resolve(&cwd.to_string_lossy(), Path::new("/"), None);
+        let r = |p: &Path| resolve(&p.to_string_lossy(), &cwd, home.as_deref());
+        let mut temp: Vec<PathBuf> = ["/tmp", "/var/tmp", "/dev/shm"]
+            .iter()
+            .map(|t| r(Path::new(t)))
+            .collect();
+        if let Some(t) = std::env::var_os("TMPDIR").filter(|t| !t.is_empty()) {
+            temp.push(r(Path::new(&t)));
+        }
+        Project {
+            roots: roots.iter().map(|p| r(p)).collect(),
+            riskgate_dirs: riskgate_dirs.iter().map(|p| r(p)).collect(),
+            temp,
+            home,
+            cwd,
+        }
+    }
+
+    /// `path` resolved against this project's working directory.
+    pub fn resolve(&self, path: &str) -> PathBuf {
+        resolve(path, &self.cwd, self.home.as_deref())
+    }
+
+    /// The path relative to the project root it is in, if any.
+    pub fn relative<'a>(&self, abs: &'a Path) -> Option<&'a Path> {
+        self.roots.iter().find_map(|r| abs.strip_prefix(r).ok())
+    }
+
+    fn in_home(&self, abs: &Path, rel: &[&str]) -> bool {
+        self.home
+            .as_ref()
+            .is_some_and(|h| rel.iter().any(|r| abs.starts_with(h.join(r))))
+    }
+}
+
+fn f(id: &str, level: RiskLevel, score: u8, what: String, abs: &Path) -> Finding {
+    Finding::new(id, level, score, what).with_resources(vec![format!("file:{}", abs.display())])
+}
+
+fn base(p: &Path) -> String {
+    p.file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+/// `.env`, `.env.local`, `prod.env`, `.envrc` — not `.env.example` and the like.
+pub fn is_env_file(p: &Path) -> bool {
+    let b = base(p);
+    let example = [".example", ".sample", ".template", ".dist"]
+        .iter()
+        .any(|e| b.ends_with(e));
+    ((b == ".env" || b.starts_with(".env.") || b.ends_with(".env")) && !example) || b == ".envrc"
+}
+
+fn is_ci(rel: &str) -> bool {
+    let l = rel.to_ascii_lowercase();
+    let b = l.rsplit('/').next().unwrap_or(&l);
+    [
+        ".github/workflows/",
+        ".github/actions/",
+        ".circleci/",
+        ".buildkite/",
+        ".tekton/",
+        ".woodpecker/",
+    ]
+    .iter()
+    .any(|d| l.starts_with(d))
+        || [
+            ".gitlab-ci.yml",
+            ".gitlab-ci.yaml",
+            "jenkinsfile",
+            "azure-pipelines.yml",
+            ".travis.yml",
+            "bitbucket-pipelines.yml",
+            ".drone.yml",
+            "cloudbuild.yaml",
+            "cloudbuild.yml",
+            "buildspec.yml",
+            "appveyor.yml",
+        ]
+        .contains(&b)
+}
+
+const MANIFESTS: &[&str] = &[
+    "package.json",
+    "pyproject.toml",
+    "setup.py",
+    "setup.cfg",
+    "pipfile",
+    "cargo.toml",
+    "go.mod",
+    "gemfile",
+    "composer.json",
+    "pom.xml",
+    "build.gradle",
+    "build.gradle.kts",
+    "mix.exs",
+    "pubspec.yaml",
+    "deno.json",
+    "package.swift",
+    "podfile",
+    "environment.yml",
+    "vcpkg.json",
+];
+
+const LOCKFILES: &[&str] = &[
+    "package-lock.json",
+    "yarn.lock",
+    "pnpm-lock.yaml",
+    "bun.lock",
+    "bun.lockb",
+    "pipfile.lock",
+    "poetry.lock",
+    "uv.lock",
+    "cargo.lock",
+    "go.sum",
+    "gemfile.lock",
+    "composer.lock",
+    "mix.lock",
+    "pubspec.lock",
+    "podfile.lock",
+    "npm-shrinkwrap.json",
+    "flake.lock",
+    "deno.lock",
+];
+
+/// Whether `p` is a dependency manifest.
+pub fn is_manifest(p: &Path) -> bool {
+    let b = base(p);
+    MANIFESTS.contains(&b.as_str())
+        || (b.starts_with("requirements") && (b.ends_with(".txt") || b.ends_with(".in")))
+        || b.ends_with(".csproj")
+        || b.ends_with(".gemspec")
+}
+
+const CREDENTIALS: &[&str] = &[
+    ".ssh",
+    ".aws",
+    ".gnupg",
+    ".kube",
+    ".docker/config.json",
+    ".config/gcloud",
+    ".azure",
+    ".netrc",
+    ".npmrc",
+    ".pypirc",
+    ".git-credentials",
+    ".config/gh/hosts.yml",
+    ".terraformrc",
+    ".vault-token",
+];
+
+const PERSISTENCE: &[&str] = &[
+    ".bashrc",
+    ".bash_profile",
+    ".bash_login",
+    ".profile",
+    ".zshrc",
+    ".zprofile",
+    ".zshenv",
+    ".zlogin",
+    ".config/fish",
+    ".config/autostart",
+    ".config/systemd",
+    "Library/LaunchAgents",
+    ".xprofile",
+    ".xinitrc",
+];
+
+const AGENT_CONFIG: &[&str] = &[
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".gemini/settings.json",
+    ".codex",
+    ".cursor/hooks.json",
+    ".github/hooks",
+    ".copilot",
+    ".github/copilot",
+];
+
+fn is_key_file(p: &Path) -> bool {
+    let b = base(p);
+    b.starts_with("id_rsa")
+        || b.starts_with("id_ed25519")
+        || b.starts_with("id_ecdsa")
+        || b.starts_with("id_dsa")
+        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"]
+            .iter()
+            .any(|e| b.ends_with(e))
+}
+
+fn has_git_dir(p: &Path) -> Option<bool> {
+    let comps: Vec<String> = p
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    let i = comps.iter().position(|c| c == ".git")?;
+    Some(comps.get(i + 1).is_some_and(|n| n == "hooks"))
+}
+
+/// Findings for writing (`op`) `path`.
+pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding> {
+    let abs = project.resolve(path);
+    let shown = abs.display().to_string();
+    let rel = project
+        .relative(&abs)
+        .map(|r| r.to_string_lossy().into_owned());
+    let rel_or_abs = rel.clone().unwrap_or_else(|| shown.clone());
+    let verb = match op {
+        WriteOp::Delete => "deletes",
+        WriteOp::Edit => "edits",
+        WriteOp::Write => "writes",
+    };
+    let mut out = Vec::new();
+    let mut push = |id: &str, level, score, what: String| out.push(f(id, level, score, what, &abs));
+    if project.riskgate_dirs.iter().any(|d| abs.starts_with(d)) {
+        push(
+            "hook.path.riskgate-state",
+            RiskLevel::Critical,
+            92,
+            format!("{verb} riskgate's own approvals or configuration ({shown})"),
+        );
+    }
+    let s = shown.as_str();
+    let critical_system = [
+        "/etc/passwd",
+        "/etc/shadow",
+        "/etc/group",
+        "/etc/gshadow",
+        "/etc/sudoers",
+    ]
+    .iter()
+    .any(|p| s == *p)
+        || s.starts_with("/etc/sudoers.d/")
+        || s.starts_with("/etc/pam.d/")
+        || s.starts_with("/boot/")
+        || (s.starts_with("/dev/")
+            && !["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"].contains(&s));
+    if critical_system {
+        push(
+            "hook.path.system-critical",
+            RiskLevel::Critical,
+            95,
+            format!("{verb} a system file that controls logins, privileges or booting ({shown})"),
+        );
+    }
+    match has_git_dir(&abs) {
+        Some(true) => push(
+            "hook.path.git-hooks",
+            RiskLevel::High,
+            78,
+            format!("{verb} a git hook, which runs code on the next git command ({rel_or_abs})"),
+        ),
+        Some(false) => push(
+            "hook.path.git-internals",
+            RiskLevel::High,
+            70,
+            format!("{verb} git's internal files ({rel_or_abs}); use git commands instead"),
+        ),
+        None => {}
+    }
+    let b = base(&abs);
+    if rel.is_some() && b.starts_with(".riskgate.") {
+        push(
+            "hook.path.riskgate-policy",
+            RiskLevel::High,
+            75,
+            format!("{verb} the project's riskgate policy ({rel_or_abs})"),
+        );
+    }
+    let agent_cfg = AGENT_CONFIG.iter().any(|c| {
+        project
+            .roots
+            .iter()
+            .chain(project.home.iter())
+            .any(|r| abs.starts_with(r.join(c)))
+    });
+    if agent_cfg {
+        push(
+            "hook.path.agent-config",
+            RiskLevel::High,
+            75,
+            format!(
+                "{verb} an agent's settings or hooks ({rel_or_abs}), which could turn the gate off"
+            ),
+        );
+    }
+    if is_env_file(&abs) {
+        push(
+            "hook.path.env-file",
+            RiskLevel::High,
+            65,
+            format!("{verb} an environment file ({rel_or_abs}): secrets and deployment settings"),
+        );
+    }
+    if let Some(r) = &rel
+        && is_ci(r)
+    {
+        push(
+            "hook.path.ci-config",
+            RiskLevel::High,
+            65,
+            format!("{verb} CI/CD configuration ({r}): runs with the pipeline's secrets"),
+        );
+    }
+    if rel.is_none() {
+        let in_temp = project.temp.iter().any(|t| abs.starts_with(t));
+        if project.in_home(&abs, CREDENTIALS) {
+            push(
+                "hook.path.credentials",
+                RiskLevel::High,
+                78,
+                format!("{verb} credentials ({shown})"),
+            );
+        } else if project.in_home(&abs, PERSISTENCE)
+            || s.starts_with("/etc/cron")
+            || s.starts_with("/var/spool/cron")
+        {
+            push(
+                "hook.path.persistence",
+                RiskLevel::High,
+                75,
+                format!("{verb} a start-up file ({shown}): code there runs at every login"),
+            );
+        } else if !critical_system
+            && [
+                "/etc/",
+                "/usr/",
+                "/bin/",
+                "/sbin/",
+                "/lib",
+                "/opt/",
+                "/var/",
+                "/root/",
+                "/System/",
+                "/Library/",
+            ]
+            .iter()
+            .any(|d| s.starts_with(d))
+            && !in_temp
+        {
+            push(
+                "hook.path.system",
+                RiskLevel::High,
+                75,
+                format!("{verb} a system file outside the project ({shown})"),
+            );
+        } else if !in_temp && !critical_system && !agent_cfg {
+            push(
+                "hook.path.outside-project",
+                RiskLevel::High,
+                65,
+                format!("{verb} a file outside the project ({shown})"),
+            );
+        }
+    }
+    if is_manifest(&abs) {
+        push(
+            "hook.path.dependency-manifest",
+            RiskLevel::Medium,
+            50,
+            format!("{verb} a dependency manifest ({rel_or_abs}): changes what gets installed"),
+        );
+    } else if LOCKFILES.contains(&b.as_str()) {
+        push(
+            "hook.path.lockfile",
+            RiskLevel::Medium,
+            45,
+            format!("{verb} a lockfile by hand ({rel_or_abs})"),
+        );
+    }
+    if op == WriteOp::Delete && out.is_empty() {
+        out.push(
+            f(
+                "hook.path.delete",
+                RiskLevel::Low,
+                30,
+                format!("deletes {rel_or_abs}"),
+                &abs,
+            )
+            .reversible(false),
+        );
+    }
+    out
+}
+
+/// Findings for reading `path`.
+pub fn read_findings(project: &Project, path: &str) -> Vec<Finding> {
+    let abs = project.resolve(path);
+    let shown = abs.display().to_string();
+    let what = if project.in_home(&abs, CREDENTIALS) || is_key_file(&abs) {
+        "credentials or a private key"
+    } else if is_env_file(&abs) {
+        "an environment file"
+    } else if ["/etc/shadow", "/etc/gshadow", "/etc/sudoers"].contains(&shown.as_str()) {
+        "a system secrets file"
+    } else {
+        return Vec::new();
+    };
+    vec![f(
+        "hook.read.secrets",
+        RiskLevel::High,
+        70,
+        format!("reads {what} ({shown}): its content would go to the model provider"),
+        &abs,
+    )]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project(dir: &Path) -> Project {
+        Project::new(dir, &[dir.to_path_buf()], &[dir.join("state")])
+    }
+
+    fn ids(fs: Vec<Finding>) -> Vec<String> {
+        fs.into_iter().map(|f| f.rule_id).collect()
+    }
+
+    #[test]
+    fn classes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = project(dir.path());
+        let w = |path: &str| ids(write_findings(&p, path, WriteOp::Write));
+        assert!(w("src/main.rs").is_empty());
+        assert_eq!(w(".env"), ["hook.path.env-file"]);
+        assert!(w(".env.example").is_empty());
+        assert_eq!(w(".git/hooks/pre-commit"), ["hook.path.git-hooks"]);
+        assert_eq!(w(".git/config"), ["hook.path.git-internals"]);
+        assert_eq!(w(".github/workflows/ci.yml"), ["hook.path.ci-config"]);
+        assert_eq!(w("package.json"), ["hook.path.dependency-manifest"]);
+        assert_eq!(w("Cargo.lock"), ["hook.path.lockfile"]);
+        assert_eq!(w(".claude/settings.json"), ["hook.path.agent-config"]);
+        assert_eq!(w(".riskgate.yaml"), ["hook.path.riskgate-policy"]);
+        assert_eq!(w("state/settings.json"), ["hook.path.riskgate-state"]);
+        assert_eq!(w("../elsewhere/x.txt"), ["hook.path.outside-project"]);
+        assert_eq!(w("/etc/passwd"), ["hook.path.system-critical"]);
+        assert_eq!(w("/etc/hosts"), ["hook.path.system"]);
+        assert!(w("/tmp/scratch.txt").is_empty());
+        assert_eq!(
+            ids(write_findings(&p, "old.txt", WriteOp::Delete)),
+            ["hook.path.delete"]
+        );
+        assert_eq!(ids(read_findings(&p, ".env")), ["hook.read.secrets"]);
+        assert!(read_findings(&p, "README.md").is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir_in(dir.path().parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+        let p = Project::new(dir.path(), &[dir.path().to_path_buf()], &[]);
+        let f = ids(write_findings(&p, "link/x.txt", WriteOp::Write));
+        assert!(f.is_empty() || f == ["hook.path.outside-project"], "{f:?}");
+        assert_ne!(
+            p.relative(&p.resolve("link/x.txt")),
+            Some(Path::new("link/x.txt"))
+        );
+    }
+}
