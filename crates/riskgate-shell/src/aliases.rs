@@ -1772,7 +1772,6 @@ pub(crate) static NO_CLUSTER: &[&str] = &[
     "jarsigner",
     "plutil",
     "defaults",
-    "security",
     "codesign",
     "pkgbuild",
     "productbuild",

@@ -260,7 +260,7 @@ pub(crate) fn canonical_args(program: &str, args: &[Word]) -> Vec<Word> {
                 None => (text.len(), None),
             };
             let name = &text[..name_len];
-            match lookup_long(name) {
+            match lookup_long(name).or_else(|| abbreviated(cur, global, name)) {
                 Some(opt) => {
                     let value = match (opt.arity, val) {
                         (Arity::Required, None) => {
@@ -366,6 +366,28 @@ pub(crate) fn canonical_args(program: &str, args: &[Word]) -> Vec<Word> {
     hooks(program, &path, &mut out);
     out.extend(globals);
     out
+}
+
+/// A long option abbreviated to an unambiguous prefix (`--rec` → `--recursive`, `git reset
+/// --ha`), as getopt_long and git's option parser accept: every known option it begins must
+/// mean the same thing.
+fn abbreviated<'t>(cur: Option<&'t Spec>, global: Option<&'t Spec>, name: &str) -> Option<&'t Opt> {
+    if name.len() < 4 || name.contains('=') {
+        return None;
+    }
+    let mut found: Option<&Opt> = None;
+    for spec in [cur, global].into_iter().flatten() {
+        for (long, opt) in &spec.long {
+            if !long.starts_with(name) {
+                continue;
+            }
+            match found {
+                Some(f) if f.canon != opt.canon || f.arity != opt.arity => return None,
+                _ => found = Some(opt),
+            }
+        }
+    }
+    found
 }
 
 /// Letters and digits, up to a value-taking letter after which anything goes (`-i.bak`).

@@ -10,6 +10,14 @@ use crate::{NestedInput, Origin, Signal, SimpleCommand, Word, Wrapper};
 /// Most wrappers peeled from one command.
 const MAX_WRAPPERS: usize = 64;
 
+/// Most words of a literal stdin taken as `xargs` arguments.
+const MAX_STDIN_ARGS: usize = 64;
+
+/// A word a shell would take as it is: no quoting, expansion or operator characters.
+fn is_plain(w: &str) -> bool {
+    !w.is_empty() && !w.contains(|c: char| "\"'`$\\;&|<>(){}*?[]!#~\n\t ".contains(c))
+}
+
 struct Ctx {
     wrappers: Vec<Wrapper>,
     privileged: bool,
@@ -52,6 +60,7 @@ impl Norm<'_> {
                     frame,
                 );
             }
+            let from_stdin = peeled.wrapper.name == "xargs";
             c.wrappers.push(peeled.wrapper);
             c.privileged |= peeled.privileged;
             if peeled.remote.is_some() {
@@ -59,7 +68,21 @@ impl Norm<'_> {
             }
             p.assignments.extend(peeled.assignments);
             match peeled.next {
-                Next::Argv(a) => p.argv = a,
+                Next::Argv(a) => {
+                    p.argv = a;
+                    // `xargs rm -rf <<< "$HOME"`: the literal words on stdin are arguments.
+                    if from_stdin && let Some((body, true)) = &p.stdin_text {
+                        let words = body.split_whitespace().take(MAX_STDIN_ARGS);
+                        p.argv.extend(words.map(XWord::lit));
+                    }
+                }
+                // `ssh host bash <<EOF`: a plain command line keeps the heredoc on its stdin.
+                Next::Script(words)
+                    if p.stdin_text.is_some()
+                        && words.iter().all(|w| !w.w.dynamic && is_plain(&w.w.text)) =>
+                {
+                    p.argv = words;
+                }
                 Next::Nothing => {
                     c.wrappers.pop();
                     return self
@@ -292,6 +315,36 @@ impl Norm<'_> {
                     });
                 }
                 None => {}
+            }
+        }
+        // `bash <(echo …)`, `psql -f <(echo 'DROP …')`: a process substitution with a known
+        // output, read as a script or as code by a shell, an interpreter or a database client.
+        for w in p.argv.iter().skip(1) {
+            let Some(text) = w
+                .feed
+                .subst_out
+                .and_then(|i| self.subst_texts.get(i))
+                .cloned()
+            else {
+                continue;
+            };
+            if unwrap::is_shell(&program) || program == "source" {
+                let f = nested_frame(
+                    Origin::ProcessSubstitution,
+                    Wrapper {
+                        name: "file".into(),
+                        args: vec![program.clone()],
+                    },
+                );
+                let _ = self.parse_text(&text, &f);
+            } else if let Some(language) = interp::language(&program) {
+                self.nested.push(NestedInput {
+                    language,
+                    text,
+                    program: program.clone(),
+                    command_index: idx,
+                    literal: true,
+                });
             }
         }
         // `bash <(curl …)`, `source <(wget -O- …)`: a process substitution run as a script.

@@ -25,6 +25,8 @@ pub(crate) struct Feed {
     pub decoder: Option<usize>,
     /// The word is (or contains) a substitution.
     pub subst: bool,
+    /// A process substitution `<(…)` whose output is known: index into [`Norm::subst_texts`].
+    pub subst_out: Option<usize>,
 }
 
 impl Feed {
@@ -32,6 +34,7 @@ impl Feed {
         self.downloader = self.downloader.or(o.downloader);
         self.decoder = self.decoder.or(o.decoder);
         self.subst |= o.subst;
+        self.subst_out = self.subst_out.or(o.subst_out);
     }
 }
 
@@ -154,6 +157,8 @@ pub(crate) struct Norm<'s> {
     /// Bytes of text parsed so far (nested texts included), bounded by `work_budget`.
     pub work: usize,
     pub work_budget: usize,
+    /// Literal outputs of read process substitutions (`<(echo 'DROP TABLE t')`).
+    pub subst_texts: Vec<String>,
     limit_noted: bool,
 }
 
@@ -178,6 +183,7 @@ impl<'s> Norm<'s> {
             env: Env::new(),
             work: 0,
             work_budget: limits.max_input_bytes.saturating_mul(8).max(4096),
+            subst_texts: Vec::new(),
             limit_noted: false,
         }
     }

@@ -275,6 +275,16 @@ pub(crate) fn stdin_reader(program: &str, argv: &[Word]) -> Option<Reader> {
         }
         return Some(Reader::Shell);
     }
+    if matches!(program, "at" | "batch") {
+        // at and batch read the commands to schedule from stdin unless `-f FILE`; `-l`, `-r`,
+        // `-d`, `-c` list, remove or print jobs.
+        let other = argv.iter().skip(1).any(|w| {
+            w.text.starts_with('-')
+                && !w.text.starts_with("--")
+                && w.text.contains(['f', 'l', 'r', 'd', 'c'])
+        });
+        return (!other).then_some(Reader::Shell);
+    }
     if program == "source" {
         let arg = argv.get(1)?;
         return matches!(arg.text.as_str(), "/dev/stdin" | "-" | "/proc/self/fd/0")

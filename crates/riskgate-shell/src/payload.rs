@@ -401,7 +401,7 @@ impl Norm<'_> {
         }
     }
 
-    fn chain_output(&self, chain: &[Range]) -> Option<String> {
+    pub(crate) fn chain_output(&self, chain: &[Range]) -> Option<String> {
         let first = chain.first()?;
         if first.first != first.last {
             return None;

