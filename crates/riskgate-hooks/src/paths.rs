@@ -507,7 +507,11 @@ mod tests {
     use super::*;
 
     fn project(dir: &Path) -> Project {
-        Project::new(dir, &[dir.to_path_buf()], &[dir.join("state")])
+        let mut p = Project::new(dir, &[dir.to_path_buf()], &[dir.join("state")]);
+        // the temporary project lives in a temporary directory: only the test's own scratch
+        // directory counts as temporary here
+        p.temp = vec![PathBuf::from("/tmp/scratch")];
+        p
     }
 
     fn ids(fs: Vec<Finding>) -> Vec<String> {
@@ -533,7 +537,7 @@ mod tests {
         assert_eq!(w("../elsewhere/x.txt"), ["hook.path.outside-project"]);
         assert_eq!(w("/etc/passwd"), ["hook.path.system-critical"]);
         assert_eq!(w("/etc/hosts"), ["hook.path.system"]);
-        assert!(w("/tmp/scratch.txt").is_empty());
+        assert!(w("/tmp/scratch/x.txt").is_empty());
         assert_eq!(
             ids(write_findings(&p, "old.txt", WriteOp::Delete)),
             ["hook.path.delete"]
