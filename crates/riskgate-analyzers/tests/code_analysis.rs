@@ -272,3 +272,15 @@ fn broken_code_is_degraded_not_a_panic() {
     let nested = "exec(\"".to_string() + &"exec(\\\"".repeat(50);
     let _ = py(&nested);
 }
+
+#[test]
+fn base64_literals_handed_to_shells_are_decoded_and_read() {
+    // `rm -rf ~` and `ls -la`, base64-encoded.
+    let a = py("import base64, os\nos.system(base64.b64decode('cm0gLXJmIH4=').decode())");
+    assert!(a.level >= RiskLevel::High, "{:?}", a.findings);
+    let a =
+        js("require('child_process').execSync(Buffer.from('cm0gLXJmIH4=', 'base64').toString())");
+    assert!(a.level >= RiskLevel::High, "{:?}", a.findings);
+    let benign = py("import base64, os\nos.system(base64.b64decode('bHMgLWxh').decode())");
+    assert!(benign.level < RiskLevel::High, "{:?}", benign.findings);
+}

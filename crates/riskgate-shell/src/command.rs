@@ -177,11 +177,12 @@ impl Norm<'_> {
             Some(w) => (program_name(&w.text), false),
             None => (String::new(), false),
         };
-        let args = if raw_argv.len() > 1 {
+        let mut args = if raw_argv.len() > 1 {
             canonical_args(&program, &raw_argv[1..])
         } else {
             Vec::new()
         };
+        crate::globs::expand(&mut args);
         let idx = self.commands.len();
         self.commands.push(SimpleCommand {
             program,
@@ -230,6 +231,27 @@ impl Norm<'_> {
                     if unwrap::is_name(&w.text) {
                         self.set_var(&w.text, None);
                     }
+                }
+            }
+            // `set -- a b`, `set a b`: the positional parameters `"$@"`, `$1` … become known.
+            "set" => {
+                let args = raw.get(1..).unwrap_or(&[]);
+                let rest = match args.iter().position(|w| w.text == "--") {
+                    Some(k) => args.get(k + 1..),
+                    None if args
+                        .first()
+                        .is_some_and(|w| !w.text.starts_with(['-', '+'])) =>
+                    {
+                        Some(args)
+                    }
+                    None => None,
+                };
+                if let Some(rest) = rest {
+                    let known = !rest
+                        .iter()
+                        .any(|w| w.dynamic || w.text.contains(char::is_whitespace));
+                    let v: Vec<&str> = rest.iter().map(|w| w.text.as_str()).collect();
+                    self.set_var("@", known.then(|| v.join(" ")));
                 }
             }
             "unset" => {

@@ -14,6 +14,7 @@ mod ctx;
 mod embedded;
 mod escapes;
 mod fallback;
+mod globs;
 mod interp;
 mod limits;
 mod model;

@@ -393,16 +393,25 @@ impl Norm<'_> {
                     text: String::from("("),
                     dynamic: false,
                 };
+                let mut elements = String::new();
                 for (i, (_, v)) in items.iter().enumerate() {
                     let x = self.expand_one(&v.value, frame, span);
                     if i > 0 {
                         w.text.push(' ');
+                        elements.push(' ');
                     }
                     w.text.push_str(&x.w.text);
+                    elements.push_str(&x.w.text);
                     w.dynamic |= x.w.dynamic;
                 }
                 w.text.push(')');
-                w
+                // `"${arr[@]}"` expands to the elements (`$arr` stays unknown).
+                let known = !w.dynamic && !a.append;
+                self.set_var(&format!("{name}[@]"), known.then_some(elements));
+                Word {
+                    text: w.text,
+                    dynamic: true,
+                }
             }
         };
         let value = if a.append {

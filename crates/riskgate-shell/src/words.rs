@@ -3,7 +3,9 @@
 //! `~`/`$HOME` → leading `~`, word splitting of unquoted literal expansions, and command
 //! substitutions (`$(…)`, backticks, `$((…))` bodies) parsed as nested scripts.
 
-use brush_parser::word::{Parameter, ParameterExpr, TildeExpr, WordPiece, WordPieceWithSource};
+use brush_parser::word::{
+    Parameter, ParameterExpr, SpecialParameter, TildeExpr, WordPiece, WordPieceWithSource,
+};
 use riskgate_model::Span;
 
 use crate::ctx::{Feed, Frame, Norm, XWord};
@@ -192,6 +194,32 @@ impl Norm<'_> {
                 parameter: Parameter::Named(n),
                 indirect: false,
             } => self.lookup(n, quoted).unwrap_or_else(dynamic),
+            // `"${arr[@]}"`, `"$@"`: every element is a word of its own, quoted or not.
+            ParameterExpr::Parameter {
+                parameter:
+                    Parameter::NamedWithAllIndices {
+                        name,
+                        concatenate: false,
+                    },
+                indirect: false,
+            } => self.elements(&format!("{name}[@]")).unwrap_or_else(dynamic),
+            ParameterExpr::Parameter {
+                parameter:
+                    Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate: false }),
+                indirect: false,
+            } => self.elements("@").unwrap_or_else(dynamic),
+            ParameterExpr::Parameter {
+                parameter: Parameter::NamedWithIndex { name, index },
+                indirect: false,
+            } => index
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| self.element(&format!("{name}[@]"), i))
+                .unwrap_or_else(dynamic),
+            ParameterExpr::Parameter {
+                parameter: Parameter::Positional(n @ 1..),
+                indirect: false,
+            } => self.element("@", *n as usize - 1).unwrap_or_else(dynamic),
             ParameterExpr::UseDefaultValues {
                 parameter: Parameter::Named(n),
                 indirect: false,
@@ -240,6 +268,27 @@ impl Norm<'_> {
                 seg
             }
             _ => dynamic(),
+        }
+    }
+
+    /// All elements of a known array (`arr[@]`, or `@` for the positional parameters), to be
+    /// split into one word each.
+    fn elements(&self, key: &str) -> Option<Seg> {
+        match self.env.get(key) {
+            Some(Some(v)) => Some(Seg {
+                text: v.clone(),
+                dynamic: false,
+                split: true,
+            }),
+            _ => None,
+        }
+    }
+
+    /// Element `i` of a known array.
+    fn element(&self, key: &str, i: usize) -> Option<Seg> {
+        match self.env.get(key) {
+            Some(Some(v)) => Some(lit(v.split_whitespace().nth(i).unwrap_or(""))),
+            _ => None,
         }
     }
 

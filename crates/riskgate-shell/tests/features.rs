@@ -580,7 +580,10 @@ fn program_words_expand_as_bash_would() {
 #[test]
 fn long_options_may_be_abbreviated() {
     assert!(has(&parse("rm --rec --forc /"), RMRF));
-    assert!(has(&parse("git reset --ha HEAD~3"), "git reset --hard HEAD~3"));
+    assert!(has(
+        &parse("git reset --ha HEAD~3"),
+        "git reset --hard HEAD~3"
+    ));
     // Too short, or not a prefix of one known option: left as written.
     assert!(has(&parse("rm --r /"), "rm --r /"));
 }
@@ -596,7 +599,10 @@ fn stdin_and_inputs_become_arguments_or_scripts() {
     let p = parse("ssh prod bash <<'EOF'\nrm -rf /\nEOF");
     assert_eq!(get(&p, RMRF).remote.as_deref(), Some("prod"));
     // at and batch read the commands they schedule from stdin.
-    for src in ["echo 'rm -rf /' | batch", "echo 'rm -rf /' | at now + 1 hour"] {
+    for src in [
+        "echo 'rm -rf /' | batch",
+        "echo 'rm -rf /' | at now + 1 hour",
+    ] {
         assert!(has(&parse(src), RMRF), "{src}: {:?}", canon(&parse(src)));
     }
     assert!(!has(&parse("echo 'rm -rf /' | at -l"), RMRF));
@@ -622,4 +628,33 @@ fn literal_process_substitutions_are_read_like_heredocs() {
     }
     // Dynamic output stays unknown.
     assert!(parse("psql -f <(cat q.sql)").nested.is_empty());
+}
+
+#[test]
+fn arrays_and_positional_parameters_are_propagated() {
+    for src in [
+        "arr=(rm -rf /); \"${arr[@]}\"",
+        "a=(-rf /); rm \"${a[@]}\"",
+        "set -- -rf /; rm \"$@\"",
+        "set -- / x; rm -rf $1",
+        "a=(x /); rm -rf ${a[1]}",
+    ] {
+        assert!(has(&parse(src), RMRF), "{src}: {:?}", canon(&parse(src)));
+    }
+    // Unknown elements stay dynamic.
+    let p = parse("a=(\"$1\"); rm -rf \"${a[@]}\"");
+    assert!(p.commands.iter().any(|c| c.args.iter().any(|w| w.dynamic)));
+}
+
+#[test]
+fn globs_are_tried_against_well_known_credential_paths() {
+    let p = parse("cat ~/.s*/id_rsa");
+    assert!(has(&p, "cat ~/.s*/id_rsa ~/.ssh/id_rsa"), "{:?}", canon(&p));
+    let p = parse("cat /home/$USER/.aws/cred*");
+    assert!(
+        canon(&p)[0].ends_with("~/.aws/credentials"),
+        "{:?}",
+        canon(&p)
+    );
+    assert!(has(&parse("ls *.txt"), "ls *.txt"));
 }

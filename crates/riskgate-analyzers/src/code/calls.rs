@@ -519,6 +519,10 @@ impl Walker<'_> {
         if let Some(v) = self.concatenation(from, to, scope) {
             return v;
         }
+        // Known, but still run-time built: the decoding itself stays a signal.
+        if let Some(decoded) = self.base64_literal(from, to) {
+            return ArgValue::Dynamic(decoded);
+        }
         if first.ident().is_some() || first.str_lit().is_some() {
             // a chain: resolve it without emitting (its calls are collected by the main walk)
             let (base, cands) = match first.ident() {
@@ -539,6 +543,58 @@ impl Walker<'_> {
             }
         }
         ArgValue::Other(text())
+    }
+
+    /// `base64.b64decode('…').decode()`, `atob('…')`, `Buffer.from('…', 'base64').toString()`:
+    /// a literal decoded at run time is known now.
+    fn base64_literal(&self, from: usize, to: usize) -> Option<String> {
+        use base64::Engine as _;
+        const DECODERS: &[&str] = &["b64decode", "standard_b64decode", "decodebytes", "atob"];
+        let toks = self.toks.get(from..to)?;
+        let k = toks.iter().position(|t| {
+            t.ident()
+                .is_some_and(|w| DECODERS.contains(&w) || w == "from")
+        })?;
+        // Before the decoder: a plain dotted name (`base64.`, `Buffer.`).
+        if !toks[..k]
+            .iter()
+            .all(|t| t.ident().is_some() || t.is_punct("."))
+        {
+            return None;
+        }
+        let is_buffer = toks[k].ident() == Some("from");
+        let lit = toks.get(k + 2).and_then(Token::str_lit)?;
+        if !toks.get(k + 1)?.is_punct("(") || lit.interpolated {
+            return None;
+        }
+        let close = if is_buffer {
+            let enc = toks.get(k + 4).and_then(Token::str_lit)?;
+            if !toks.get(k + 3)?.is_punct(",") || enc.value != "base64" {
+                return None;
+            }
+            k + 5
+        } else {
+            k + 3
+        };
+        if !toks.get(close)?.is_punct(")") {
+            return None;
+        }
+        // After it: only `.decode(…)` / `.toString(…)` with literal arguments.
+        let tail_ok = toks[close + 1..].iter().all(|t| {
+            t.is_punct(".")
+                || t.is_punct("(")
+                || t.is_punct(")")
+                || t.str_lit().is_some()
+                || matches!(t.ident(), Some("decode" | "toString"))
+        });
+        if !tail_ok {
+            return None;
+        }
+        let clean: String = lit.value.chars().filter(|c| !c.is_whitespace()).collect();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(clean.as_bytes())
+            .ok()?;
+        String::from_utf8(bytes).ok()
     }
 
     /// `"rm -rf " + path`, `"rm %s" % p`, `"rm {}".format(p)`: a dynamic string with its literal

@@ -1,0 +1,196 @@
+//! Pathname globs in arguments, resolved against the credential files every machine has.
+//!
+//! `cat ~/.s*/id_rsa` reads `~/.ssh/id_rsa` once bash expands it, but no rule about SSH keys
+//! can see that in the text. Nothing here reads the disk: each argument that is a glob is
+//! matched against a fixed list of well-known sensitive paths, and those it would match are
+//! added as arguments after it. `/home/$USER/…` and `/Users/$USER/…` count as the home token.
+
+/// Well-known sensitive paths a glob is tried against (`~` is the home token).
+const SENSITIVE: &[&str] = &[
+    "~/.ssh/id_rsa",
+    "~/.ssh/id_ed25519",
+    "~/.ssh/id_ecdsa",
+    "~/.ssh/id_dsa",
+    "~/.ssh/authorized_keys",
+    "~/.ssh/known_hosts",
+    "~/.ssh/config",
+    "~/.aws/credentials",
+    "~/.aws/config",
+    "~/.azure/accessTokens.json",
+    "~/.config/gcloud/credentials.db",
+    "~/.config/gcloud/application_default_credentials.json",
+    "~/.kube/config",
+    "~/.docker/config.json",
+    "~/.netrc",
+    "~/.git-credentials",
+    "~/.npmrc",
+    "~/.pypirc",
+    "~/.gnupg/private-keys-v1.d",
+    "~/.bash_history",
+    "~/.zsh_history",
+    "~/.password-store",
+    "/etc/shadow",
+    "/etc/gshadow",
+    "/etc/sudoers",
+    "/root/.ssh/id_rsa",
+    "/root/.ssh/authorized_keys",
+];
+
+/// Most glob arguments resolved in one command.
+const MAX_GLOBS: usize = 16;
+
+/// The sensitive paths `arg` would expand to, when it is a glob.
+pub(crate) fn sensitive_matches(arg: &str) -> Vec<&'static str> {
+    if !arg.contains(['*', '?', '[']) || arg.len() > 4096 {
+        return Vec::new();
+    }
+    let pattern = home_token(arg);
+    SENSITIVE
+        .iter()
+        .copied()
+        .filter(|p| glob_match(pattern.as_bytes(), p.as_bytes()))
+        .collect()
+}
+
+/// Append to `args` the sensitive paths its glob arguments would expand to.
+pub(crate) fn expand(args: &mut Vec<crate::Word>) {
+    let mut extra: Vec<&'static str> = Vec::new();
+    for a in args
+        .iter()
+        .filter(|a| !a.text.starts_with('-'))
+        .take(MAX_GLOBS)
+    {
+        for m in sensitive_matches(&a.text) {
+            if !extra.contains(&m) {
+                extra.push(m);
+            }
+        }
+    }
+    args.extend(extra.into_iter().map(|t| crate::Word {
+        text: t.to_string(),
+        dynamic: false,
+    }));
+}
+
+/// `/home/$USER/x`, `/Users/${USER}/x`, `$HOME/x` → `~/x`.
+fn home_token(arg: &str) -> String {
+    for prefix in ["/home/", "/Users/"] {
+        if let Some(rest) = arg.strip_prefix(prefix) {
+            for user in ["$USER", "${USER}", "$LOGNAME", "${LOGNAME}", "*"] {
+                if let Some(tail) = rest.strip_prefix(user)
+                    && (tail.is_empty() || tail.starts_with('/'))
+                {
+                    return format!("~{tail}");
+                }
+            }
+        }
+    }
+    arg.to_string()
+}
+
+/// Shell pathname matching: `*` and `?` do not cross `/` and do not match a leading `.` of a
+/// name; `[…]` classes with ranges and `!`/`^` negation. Iterative, linear in practice.
+fn glob_match(pat: &[u8], text: &[u8]) -> bool {
+    let (mut p, mut t) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        let at_name_start = t == 0 || text[t - 1] == b'/';
+        match pat.get(p) {
+            Some(b'*') if !(at_name_start && text[t] == b'.') || star_in_name(pat, p) => {
+                star = Some((p, t));
+                p += 1;
+                continue;
+            }
+            Some(b'?') if text[t] != b'/' && !(at_name_start && text[t] == b'.') => {
+                p += 1;
+                t += 1;
+                continue;
+            }
+            Some(b'[') => {
+                if let Some((ok, next)) = class(pat, p, text[t])
+                    && ok
+                    && text[t] != b'/'
+                {
+                    p = next;
+                    t += 1;
+                    continue;
+                }
+            }
+            Some(&c) if c != b'*' && c != b'?' && c == text[t] => {
+                p += 1;
+                t += 1;
+                continue;
+            }
+            _ => {}
+        }
+        // Backtrack: let the last `*` take one more byte, never a `/`.
+        match star {
+            Some((sp, st)) if text.get(st) != Some(&b'/') => {
+                star = Some((sp, st + 1));
+                p = sp + 1;
+                t = st + 1;
+            }
+            _ => return false,
+        }
+    }
+    pat[p..].iter().all(|&c| c == b'*')
+}
+
+/// A `*` after other pattern bytes of the same name (`.s*`): it may match anything.
+fn star_in_name(pat: &[u8], p: usize) -> bool {
+    p > 0 && pat[p - 1] != b'/'
+}
+
+/// Whether the class starting at `pat[p] == b'['` matches `c`, and where it ends.
+fn class(pat: &[u8], p: usize, c: u8) -> Option<(bool, usize)> {
+    let mut i = p + 1;
+    let negate = matches!(pat.get(i), Some(b'!') | Some(b'^'));
+    if negate {
+        i += 1;
+    }
+    let mut matched = false;
+    let mut first = true;
+    while let Some(&b) = pat.get(i) {
+        if b == b']' && !first {
+            return Some((matched != negate, i + 1));
+        }
+        first = false;
+        if pat.get(i + 1) == Some(&b'-') && pat.get(i + 2).is_some_and(|&e| e != b']') {
+            let e = pat[i + 2];
+            matched |= b <= c && c <= e;
+            i += 3;
+        } else {
+            matched |= b == c;
+            i += 1;
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_find_the_credentials_they_would_expand_to() {
+        assert_eq!(sensitive_matches("~/.s*/id_rsa"), ["~/.ssh/id_rsa"]);
+        assert!(sensitive_matches("~/.ss?/id_*").contains(&"~/.ssh/id_ed25519"));
+        assert_eq!(
+            sensitive_matches("/home/$USER/.aws/cred*"),
+            ["~/.aws/credentials"]
+        );
+        assert_eq!(sensitive_matches("/etc/sh[a-z]dow"), ["/etc/shadow"]);
+        assert!(sensitive_matches("~/.ssh/*").len() >= 4);
+    }
+
+    #[test]
+    fn ordinary_globs_and_literals_find_nothing() {
+        assert!(sensitive_matches("*.log").is_empty());
+        assert!(sensitive_matches("~/.ssh/id_rsa").is_empty());
+        assert!(sensitive_matches("src/**/*.rs").is_empty());
+        // `*` does not match a leading dot or cross `/`.
+        assert!(sensitive_matches("~/*/id_rsa").is_empty());
+        assert!(sensitive_matches("~/*").is_empty());
+        assert!(sensitive_matches("[").is_empty());
+    }
+}
