@@ -42,6 +42,8 @@ enum Command {
     Sql(cmd::analyze::SqlArgs),
     /// Classify a change set A / B / C (seed 003): staged changes, since a revision, or a diff.
     Diff(cmd::analyze::DiffArgs),
+    /// Assess a workflow (seed 000) and decide; approve a saved workflow's risks.
+    Workflow(cmd::workflow::Args),
     /// The pre-tool hook of a coding agent: its JSON on stdin, its answer on stdout.
     Hook(cmd::hook::Args),
     /// Register `riskgate hook <agent>` in an agent's settings file.
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         Command::Code(args) => cmd::analyze::run_code(args),
         Command::Sql(args) => cmd::analyze::run_sql(args),
         Command::Diff(args) => cmd::analyze::run_diff(args),
+        Command::Workflow(args) => cmd::workflow::run(args),
         Command::Hook(args) => cmd::hook::run_hook(args),
         Command::Install(args) => cmd::install::run_install(args),
         Command::Uninstall(args) => cmd::install::run_uninstall(args),

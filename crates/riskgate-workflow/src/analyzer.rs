@@ -390,11 +390,12 @@ impl WorkflowRiskAnalyzer {
         let warnings = snap.warnings.clone();
         let standing = Standing {
             denied,
-            approved: Some(
-                approval
-                    .describe()
-                    .unwrap_or_else(|| "metadata.risk_approval".into()),
-            ),
+            approved: Some(match approval {
+                ApprovalStatus::Valid { approved_at } => {
+                    format!("`metadata.risk_approval` of the workflow (approved {approved_at})")
+                }
+                _ => "`metadata.risk_approval` of the workflow".to_string(),
+            }),
             session: false,
         };
         let mut out = decide_with(assessment, action, self.gate.policy(), ctx, &standing);
@@ -447,10 +448,7 @@ fn not_accepted(
         DecidedBy::Approval => Refusal::StandingDenial,
         _ => Refusal::NotInteractive,
     };
-    let mut message = format!(
-        "workflow refused: node `{}` ({}), parameter `{}`: {}",
-        risk.node_id, risk.node_type, risk.parameter_name, outcome.reason
-    );
+    let mut message = format!("workflow refused: {}", outcome.reason);
     if let Some(d) = approval.describe() {
         message.push_str(&format!(" Note: {d}."));
     }

@@ -11,3 +11,4 @@ pub mod log;
 pub mod parse;
 pub mod rules;
 pub mod scan;
+pub mod workflow;
