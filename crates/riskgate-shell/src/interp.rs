@@ -322,7 +322,12 @@ pub(crate) fn stdin_reader(program: &str, argv: &[Word]) -> Option<Reader> {
                 if t == "-" {
                     return Some(Reader::Lang(lang));
                 }
-                if !t.starts_with('-') || t == "-m" || t == "-r" && lang == NestedLanguage::Js {
+                // A script, a module (`-m json.tool`, `-mjson.tool`) or a required file.
+                if !t.starts_with('-')
+                    || t == "-m"
+                    || t.starts_with("-m") && lang == NestedLanguage::Python
+                    || t == "-r" && lang == NestedLanguage::Js
+                {
                     return None;
                 }
                 i += 1;

