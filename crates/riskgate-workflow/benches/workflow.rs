@@ -1,9 +1,13 @@
 //! The analysis of a 100-node workflow (seed 000: < 100 ms; riskgate's budget: ≤ 1 ms).
 //!
-//! `scan`: the analysis itself — every node's parameters through the RISK_PATTERNS and the
-//! shell and SQL parameters through the full engine, sorted, deduplicated, hashed; each
-//! command distinct, so nothing is served from a cache. `check_forced`: the whole procedure
-//! with `--force` (the analysis cache and the gate's decision per risk; no audit).
+//! - `scan_cold`: the analysis itself — every node's parameters through the RISK_PATTERNS and
+//!   the shell and SQL parameters through the full engine, sorted, deduplicated, hashed; each
+//!   command distinct, no cache of any kind.
+//! - `scan_patterns_only`: the same with the seed's pattern layer alone (no engine).
+//! - `scan_one_node_edited`: an analyzer re-analyzing the workflow after one shell node was
+//!   changed to a command it has never seen (the other verdicts are remembered).
+//! - `check_forced`: the whole procedure with `--force`, within 5 minutes of the last analysis
+//!   (the analysis is reused; the gate decides each of the 40 risks; no audit).
 //!
 //! `cargo bench -p riskgate-workflow --bench workflow`
 
@@ -11,7 +15,9 @@ use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use riskgate::gate::{CliOverrides, Gate, Locations, Policy};
-use riskgate_workflow::{AnalyzeOptions, NodeRegistry, WorkflowIr, WorkflowRiskAnalyzer};
+use riskgate_workflow::{
+    AnalyzeOptions, Format, NodeRegistry, WorkflowIr, WorkflowRiskAnalyzer, scan::scan,
+};
 use serde_json::{Value, json};
 
 /// 100 nodes of a realistic mix: shell steps (builds, tests, fetches, a few privileged),
@@ -59,6 +65,19 @@ fn hundred_nodes() -> WorkflowIr {
     WorkflowIr::from_value(&json!({"nodes": nodes, "edges": edges})).expect("valid IR")
 }
 
+/// The built-in shell, git and SQL types with their parameters analyzed by patterns only.
+const PATTERNS_ONLY: &str = "node_types:
+  shell:
+    parameters: [command]
+    risk_patterns: {CRITICAL: [':(){ :|:& };:', 'mkfs.'], HIGH: ['sudo ', 'rm -rf ', 'curl * | sh', 'systemctl restart'], MEDIUM: ['curl ', 'rm -', 'mv ', 'chmod ']}
+  git:
+    parameters: [command]
+    risk_patterns: {HIGH: ['--force', 'reset --hard'], MEDIUM: [push, rebase]}
+  sql:
+    parameters: [query]
+    risk_patterns: {CRITICAL: ['drop database'], HIGH: ['drop table', 'delete from'], MEDIUM: ['update ', 'insert into']}
+";
+
 fn bench(c: &mut Criterion) {
     let dir = tempfile::tempdir().expect("temp dir");
     let policy = Policy::load_with(
@@ -71,13 +90,36 @@ fn bench(c: &mut Criterion) {
     let ir = hundred_nodes();
     let mut analyzer =
         WorkflowRiskAnalyzer::new(Gate::new(policy).without_audit()).with_display(std::io::sink());
-    let scan = analyzer.scan(&ir, &registry);
-    assert_eq!(scan.nodes_analyzed, 90);
-    assert!(!scan.risks.is_empty());
+    let first = analyzer.scan(&ir, &registry);
+    assert_eq!(first.nodes_analyzed, 90);
+    assert!(!first.risks.is_empty());
 
     let mut group = c.benchmark_group("workflow_100_nodes");
-    group.bench_function("scan", |b| {
-        b.iter(|| analyzer.scan(black_box(&ir), black_box(&registry)))
+    let engine = riskgate::Engine::builtin();
+    group.bench_function("scan_cold", |b| {
+        b.iter(|| scan(black_box(&ir), &registry, &engine, None, true).expect("no CRITICAL"))
+    });
+    let mut patterns_only = NodeRegistry::builtin();
+    patterns_only
+        .load_str(PATTERNS_ONLY, Format::Yaml, "bench")
+        .expect("registry");
+    group.bench_function("scan_patterns_only", |b| {
+        b.iter(|| scan(black_box(&ir), &patterns_only, &engine, None, true).expect("no CRITICAL"))
+    });
+    let mut n = 0u64;
+    group.bench_function("scan_one_node_edited", |b| {
+        b.iter_batched(
+            || {
+                n += 1;
+                let mut edited = ir.clone();
+                edited.nodes[0]
+                    .config
+                    .insert("command".into(), json!(format!("make -C build/{n} all")));
+                edited
+            },
+            |edited| analyzer.scan(&edited, &registry),
+            criterion::BatchSize::SmallInput,
+        )
     });
     let forced = AnalyzeOptions {
         force: true,

@@ -22,7 +22,7 @@ use crate::error::{CriticalRiskError, Refusal, RiskNotAcceptedError, WorkflowErr
 use crate::ir::WorkflowIr;
 use crate::registry::{NodeRegistry, ParamAnalyzer};
 use crate::risk::RiskAssessment;
-use crate::scan::{Scan, scan};
+use crate::scan::{EngineMemo, Scan, scan};
 
 /// How long an analysis is reused for the same workflow (seed 000 rule 20).
 pub const ANALYSIS_TTL: time::Duration = time::Duration::minutes(5);
@@ -111,6 +111,7 @@ pub struct WorkflowRiskAnalyzer {
     cache: HashMap<[u8; 32], (OffsetDateTime, Scan)>,
     stats: Stats,
     cwd: PathBuf,
+    memo: EngineMemo,
 }
 
 impl std::fmt::Debug for WorkflowRiskAnalyzer {
@@ -135,12 +136,14 @@ impl WorkflowRiskAnalyzer {
             cache: HashMap::new(),
             stats: Stats::default(),
             cwd,
+            memo: EngineMemo::default(),
         }
     }
 
     /// Assess with `engine` (the policy's rule packs …).
     pub fn with_engine(mut self, engine: Arc<Engine>) -> WorkflowRiskAnalyzer {
         self.engine = engine;
+        self.memo = EngineMemo::default();
         self
     }
 
@@ -291,7 +294,7 @@ impl WorkflowRiskAnalyzer {
 
     /// The analysis alone (no decision): every risk, CRITICAL ones included.
     pub fn scan(&self, ir: &WorkflowIr, registry: &NodeRegistry) -> Scan {
-        match scan(ir, registry, &self.engine, false) {
+        match scan(ir, registry, &self.engine, Some(&self.memo), false) {
             Ok(s) => s,
             // unreachable: without stop_at_critical the scan does not fail
             Err(e) => Scan {
@@ -318,7 +321,7 @@ impl WorkflowRiskAnalyzer {
             self.stats.cache_hits += 1;
             return Ok((s.clone(), true));
         }
-        let s = scan(ir, registry, &self.engine, true)?;
+        let s = scan(ir, registry, &self.engine, Some(&self.memo), true)?;
         self.stats.analyses += 1;
         self.cache
             .retain(|_, (at, _)| *at <= now && now - *at < ANALYSIS_TTL);

@@ -3,6 +3,9 @@
 //! engine; the highest level per parameter; sorted, deduplicated, hashed. Pure: it reads no
 //! file, asks nobody and never runs anything.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use riskgate::{Action, Assessment, Engine, RiskLevel};
 
 use crate::error::CriticalRiskError;
@@ -27,7 +30,8 @@ pub struct Scan {
 }
 
 /// What the engine found in one value, reduced to its top reason.
-struct EngineVerdict {
+#[derive(Debug, Clone)]
+pub struct EngineVerdict {
     level: RiskLevel,
     score: u8,
     rule: String,
@@ -56,6 +60,35 @@ fn verdict(a: &Assessment) -> Option<EngineVerdict> {
     })
 }
 
+/// Engine verdicts by (analyzer, text), kept by a [`crate::WorkflowRiskAnalyzer`]: after an
+/// edit, only the changed parameters go through the engine again. Bounded: cleared when full.
+#[derive(Debug, Default)]
+pub struct EngineMemo {
+    map: RefCell<HashMap<(ParamAnalyzer, String), Option<EngineVerdict>>>,
+}
+
+/// Entries an [`EngineMemo`] holds before it starts over.
+const MEMO_CAPACITY: usize = 8192;
+
+impl EngineMemo {
+    fn get_or(
+        &self,
+        key: (ParamAnalyzer, String),
+        f: impl FnOnce() -> Option<EngineVerdict>,
+    ) -> Option<EngineVerdict> {
+        if let Some(v) = self.map.borrow().get(&key) {
+            return v.clone();
+        }
+        let v = f();
+        let mut map = self.map.borrow_mut();
+        if map.len() >= MEMO_CAPACITY {
+            map.clear();
+        }
+        map.insert(key, v.clone());
+        v
+    }
+}
+
 /// The text the engine sees: the value, with the parameter's prefix unless already there.
 fn engine_text(spec: &ParamSpec, value: &str) -> String {
     match &spec.prefix {
@@ -67,6 +100,7 @@ fn engine_text(spec: &ParamSpec, value: &str) -> String {
 /// Assess one parameter value of a node of type `t`. `None`: nothing at MEDIUM or above.
 pub fn assess_param(
     engine: &Engine,
+    memo: Option<&EngineMemo>,
     node_id: &str,
     t: &NodeType,
     spec: &ParamSpec,
@@ -79,13 +113,18 @@ pub fn assess_param(
             .find(|p| p.matches(&subject))
             .map(|p| (level, p.text.clone()))
     });
-    let engine_hit = match spec.analyzer {
+    let run = || match spec.analyzer {
         ParamAnalyzer::Text => None,
         ParamAnalyzer::Shell => verdict(&engine.assess_command(&engine_text(spec, value))),
         ParamAnalyzer::Sql => verdict(&engine.assess(&Action::Sql {
             sql: value.to_string(),
             dialect: None,
         })),
+    };
+    let engine_hit = match (spec.analyzer, memo) {
+        (ParamAnalyzer::Text, _) => None,
+        (kind, Some(m)) => m.get_or((kind, engine_text(spec, value)), run),
+        (_, None) => run(),
     };
     let make = |level, pattern: String, description: String, source, score| RiskAssessment {
         level,
@@ -126,12 +165,14 @@ pub fn assess_param(
     }
 }
 
-/// Analyze `ir` with the types of `registry`. With `stop_at_critical`, the first CRITICAL
-/// risk ends the analysis with a [`CriticalRiskError`] (rule 7: early return).
+/// Analyze `ir` with the types of `registry`, reusing the engine verdicts in `memo`. With
+/// `stop_at_critical`, the first CRITICAL risk ends the analysis with a [`CriticalRiskError`]
+/// (rule 7: early return).
 pub fn scan(
     ir: &WorkflowIr,
     registry: &NodeRegistry,
     engine: &Engine,
+    memo: Option<&EngineMemo>,
     stop_at_critical: bool,
 ) -> Result<Scan, CriticalRiskError> {
     let mut risks = Vec::new();
@@ -153,7 +194,7 @@ pub fn scan(
             let Some(value) = node.param_text(&spec.name) else {
                 continue;
             };
-            if let Some(risk) = assess_param(engine, &node.id, t, spec, &value) {
+            if let Some(risk) = assess_param(engine, memo, &node.id, t, spec, &value) {
                 if stop_at_critical && risk.level == RiskLevel::Critical {
                     return Err(CriticalRiskError::new(risk, None));
                 }
