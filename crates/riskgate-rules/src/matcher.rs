@@ -35,6 +35,16 @@ pub(crate) struct CommandView<'a> {
     pub(crate) stdin_program: Option<&'a str>,
 }
 
+/// Options whose value is a file the program reads as its input.
+const INPUT_FILE_FLAGS: &[&str] = &[
+    "-in",
+    "--in",
+    "-infile",
+    "--infile",
+    "--input",
+    "--input-file",
+];
+
 impl<'a> CommandView<'a> {
     pub(crate) fn new(parsed: &'a ParsedCommand, index: usize, cmd: &'a SimpleCommand) -> Self {
         let mut flags = Vec::new();
@@ -55,7 +65,9 @@ impl<'a> CommandView<'a> {
                 prev_flag = false;
             } else if t.len() > 1 && t.starts_with('-') {
                 flags.push(t);
-                prev_flag = !t.contains('=');
+                // `openssl base64 -in FILE`: an input-file option's value is read like a
+                // positional, not merely used.
+                prev_flag = !t.contains('=') && !INPUT_FILE_FLAGS.contains(&t);
             } else {
                 positionals.push(Positional {
                     text: normalize_path(t),

@@ -137,6 +137,52 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 }
             }
         }
+        "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => {
+            for code in one_liner_code(program, &args) {
+                for s in called_strings(code, &["os.execute", "io.popen"]) {
+                    out.push(emb(program, &s, None));
+                }
+            }
+        }
+        // `tmux new -d 'CMD'`, `tmux split-window CMD`, `tmux send-keys -t s 'CMD' Enter`.
+        "tmux" => {
+            let sub = args.iter().position(|a| !a.starts_with('-'));
+            let Some(k) = sub else { return out };
+            let takes_value = [
+                "-s", "-n", "-t", "-c", "-x", "-y", "-e", "-F", "-l", "-L", "-S", "-f", "-p",
+            ];
+            let mut rest: Vec<&str> = Vec::new();
+            let mut i = k + 1;
+            while let Some(a) = args.get(i) {
+                if takes_value.contains(a) {
+                    i += 2;
+                    continue;
+                }
+                if !a.starts_with('-') {
+                    rest.push(a);
+                }
+                i += 1;
+            }
+            match args[k] {
+                "new-session" | "new" | "new-window" | "neww" | "split-window" | "splitw"
+                | "respawn-pane" | "respawnp" | "respawn-window" | "respawnw" | "run-shell"
+                | "run" => {
+                    if !rest.is_empty() {
+                        out.push(emb(program, &rest.join(" "), None));
+                    }
+                }
+                "send-keys" | "send" => {
+                    let keys: Vec<&str> = rest
+                        .into_iter()
+                        .filter(|a| !matches!(*a, "Enter" | "C-m" | "KPEnter"))
+                        .collect();
+                    if !keys.is_empty() {
+                        out.push(emb(program, &keys.join(" "), None));
+                    }
+                }
+                _ => {}
+            }
+        }
         "pssh" | "parallel-ssh" | "pdsh" | "clush" => {
             // `pssh -h hosts.txt -i 'CMD'`: the last argument that is not an option value.
             let takes_value = [
@@ -202,6 +248,7 @@ fn one_liner_code<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
     let flags: &[&str] = match program {
         "perl" => &["-e", "-E"],
         "ruby" => &["-e"],
+        "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => &["-e"],
         "php" => &["-r"],
         "node" | "nodejs" => &["-e", "--eval", "-p", "--print"],
         _ => &["-c"],

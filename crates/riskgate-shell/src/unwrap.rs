@@ -170,6 +170,16 @@ static PREFIX: &[Prefix] = &[
         ..P
     },
     Prefix {
+        // `screen -dmS NAME CMD …`: a detached session running CMD.
+        names: &["screen"],
+        short_arg: "ScehptT",
+        long_arg: &["-Logfile"],
+        no_command: &[
+            "-r", "-R", "-x", "-ls", "-list", "-wipe", "-X", "-Q", "-v", "-help",
+        ],
+        ..P
+    },
+    Prefix {
         names: &["caffeinate"],
         short_arg: "tw",
         ..P
@@ -431,6 +441,8 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
     }
     match prog {
         "env" => peel_env(argv),
+        "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
+        | "oc" => peel_container_exec(prog, argv),
         "command" => {
             let i = skip_opts(argv, 1, "", &[], false);
             let opts = argv.get(1..i).unwrap_or(&[]);
@@ -833,6 +845,69 @@ fn peel_ssh(argv: &[XWord]) -> Option<Peeled> {
     )?;
     p.remote = Some(host.w.text.clone());
     p.keep = argv.get(..=i).map(<[XWord]>::to_vec);
+    Some(p)
+}
+
+/// `docker exec [opts] CONTAINER CMD…`, `docker compose exec SERVICE CMD…`, `kubectl exec
+/// POD -- CMD…`: the command runs inside the container, with its data and credentials.
+fn peel_container_exec(prog: &str, argv: &[XWord]) -> Option<Peeled> {
+    let words: Vec<&str> = argv.iter().map(XWord::text).collect();
+    // Where `exec` is: `docker exec`, `docker container exec`, `docker compose exec`,
+    // `kubectl -n prod exec`.
+    let at = words.iter().take(6).position(|w| *w == "exec")?;
+    let before_ok = words[1..at].iter().enumerate().all(|(k, w)| {
+        matches!(*w, "container" | "compose")
+            || w.starts_with('-')
+            || words
+                .get(k)
+                .is_some_and(|p| p.starts_with('-') && !p.contains('='))
+    });
+    if !before_ok {
+        return None;
+    }
+    let kube = matches!(prog, "kubectl" | "oc");
+    let start = at + 1;
+    let cmd_at = if kube {
+        match words.iter().skip(start).position(|w| *w == "--") {
+            Some(k) => start + k + 1,
+            None => {
+                let i = skip_opts(
+                    argv,
+                    start,
+                    "ncf",
+                    &["--namespace", "--container", "--filename", "--context"],
+                    false,
+                );
+                i + 1
+            }
+        }
+    } else {
+        let i = skip_opts(
+            argv,
+            start,
+            "euw",
+            &[
+                "--env",
+                "--env-file",
+                "--user",
+                "--workdir",
+                "--detach-keys",
+                "--index",
+            ],
+            false,
+        );
+        i + 1
+    };
+    let inner = argv.get(cmd_at..).filter(|r| !r.is_empty())?;
+    let label = if kube { "kubectl exec" } else { "docker exec" };
+    // The container is named in the wrapper's arguments; it is not a remote host (the
+    // output comes back here).
+    // The whole `docker exec …` stays a command of its own too, for the rules about it.
+    let mut p = peeled(
+        wrapper(label, argv.get(1..cmd_at).unwrap_or(&[])),
+        Next::Argv(inner.to_vec()),
+    )?;
+    p.keep = Some(argv.to_vec());
     Some(p)
 }
 

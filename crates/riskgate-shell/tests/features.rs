@@ -681,3 +681,26 @@ fn interpreters_running_a_module_do_not_read_code_from_stdin() {
             .any(|s| matches!(s, Signal::DownloadToShell { .. }))
     );
 }
+
+#[test]
+fn container_exec_and_terminal_multiplexers_are_unwrapped() {
+    for src in [
+        "docker exec -it web rm -rf /",
+        "docker exec -e X=1 -u root web sh -c 'rm -rf /'",
+        "docker compose exec -T web rm -rf /",
+        "podman container exec web rm -rf /",
+        "kubectl -n prod exec -it web-0 -- rm -rf /",
+        "screen -dmS job rm -rf /",
+        "tmux new -d 'rm -rf /'",
+        "tmux send-keys -t main 'rm -rf /' Enter",
+        "lua -e 'os.execute(\"rm -rf /\")'",
+    ] {
+        assert!(has(&parse(src), RMRF), "{src}: {:?}", canon(&parse(src)));
+    }
+    // The exec command itself stays visible to the rules about it.
+    let p = parse("docker exec -it web rm -rf /");
+    assert!(canon(&p).iter().any(|c| c.starts_with("docker exec")));
+    // Listing sessions runs nothing.
+    assert!(!has(&parse("screen -ls"), RMRF));
+    assert_eq!(parse("docker ps").commands.len(), 1);
+}

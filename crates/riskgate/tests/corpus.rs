@@ -10,6 +10,8 @@ use serde_json::Value;
 struct Entry {
     command: String,
     label: String,
+    /// `dangerous` or `safe` for files that mix both (`round2.jsonl`).
+    truth: Option<String>,
 }
 
 fn load(name: &str) -> Vec<Entry> {
@@ -32,7 +34,12 @@ fn load(name: &str) -> Vec<Entry> {
             .find_map(|k| v[*k].as_str())
             .unwrap_or("-")
             .to_string();
-        out.push(Entry { command, label });
+        let truth = v["label"].as_str().map(str::to_string);
+        out.push(Entry {
+            command,
+            label,
+            truth,
+        });
     }
     out
 }
@@ -44,7 +51,14 @@ fn corpus_false_negatives_and_false_positives() {
     let evasions = load("evasions.jsonl");
     let n_evasions = evasions.len();
     dangerous.extend(evasions);
-    let safe = load("safe.jsonl");
+    let mut safe = load("safe.jsonl");
+    for e in load("round2.jsonl") {
+        match e.truth.as_deref() {
+            Some("dangerous") => dangerous.push(e),
+            Some("safe") => safe.push(e),
+            other => panic!("round2.jsonl: unknown label {other:?} for {}", e.command),
+        }
+    }
 
     let mut misses = Vec::new();
     for e in &dangerous {
