@@ -427,6 +427,20 @@ mod tests {
     }
 
     #[test]
+    fn yaml_parameters_by_name_or_object() {
+        let mut r = NodeRegistry::empty();
+        r.load_str(
+            "node_types:\n  deploy:\n    parameters: [target, {name: script, analyzer: shell}]\n    risk_patterns: {CRITICAL: [\"--wipe\"], HIGH: [prod], MEDIUM: [\"*\"]}\n",
+            crate::ir::Format::Yaml,
+            "test",
+        )
+        .unwrap();
+        let t = r.get("deploy").unwrap();
+        assert_eq!(t.params[1].analyzer, ParamAnalyzer::Shell);
+        assert_eq!(t.patterns.levels().count(), 3);
+    }
+
+    #[test]
     fn user_types_replace_builtin_and_bad_levels_warn() {
         let mut r = NodeRegistry::builtin();
         r.load_str(
