@@ -163,24 +163,19 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 }
                 i += 1;
             }
-            match args[k] {
+            let text = match args[k] {
                 "new-session" | "new" | "new-window" | "neww" | "split-window" | "splitw"
                 | "respawn-pane" | "respawnp" | "respawn-window" | "respawnw" | "run-shell"
-                | "run" => {
-                    if !rest.is_empty() {
-                        out.push(emb(program, &rest.join(" "), None));
-                    }
-                }
-                "send-keys" | "send" => {
-                    let keys: Vec<&str> = rest
-                        .into_iter()
-                        .filter(|a| !matches!(*a, "Enter" | "C-m" | "KPEnter"))
-                        .collect();
-                    if !keys.is_empty() {
-                        out.push(emb(program, &keys.join(" "), None));
-                    }
-                }
-                _ => {}
+                | "run" => rest.join(" "),
+                "send-keys" | "send" => rest
+                    .into_iter()
+                    .filter(|a| !matches!(*a, "Enter" | "C-m" | "KPEnter"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                _ => String::new(),
+            };
+            if !text.is_empty() {
+                out.push(emb(program, &text, None));
             }
         }
         "pssh" | "parallel-ssh" | "pdsh" | "clush" => {
