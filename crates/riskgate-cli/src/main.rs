@@ -53,6 +53,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    if let Some(code) = cmd::hook::fast_path() {
+        return code;
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Parse(args) => cmd::parse::run(args),

@@ -18,7 +18,7 @@
 //!
 //! Several tools in one call (a multi-file patch) are each decided; the strictest answer wins.
 
-use std::cell::OnceCell;
+use std::cell::{LazyCell, OnceCell};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -97,8 +97,13 @@ pub fn call_cwd(call: &Call) -> PathBuf {
 }
 
 /// The project roots of a call: the agent's project directory variable, workspace roots, the
-/// policy's project root and the git work tree around `cwd`; `cwd` when there is none.
-pub fn project_roots(agent: Agent, call: &Call, policy: &Policy, cwd: &Path) -> Vec<PathBuf> {
+/// policy's project root (`policy_root`) and the git work tree around `cwd`; `cwd` when there is none.
+pub fn project_roots(
+    agent: Agent,
+    call: &Call,
+    policy_root: Option<&Path>,
+    cwd: &Path,
+) -> Vec<PathBuf> {
     let var = match agent {
         Agent::Claude | Agent::Copilot => Some("CLAUDE_PROJECT_DIR"),
         Agent::Gemini => Some("GEMINI_PROJECT_DIR"),
@@ -116,7 +121,7 @@ pub fn project_roots(agent: Agent, call: &Call, policy: &Policy, cwd: &Path) -> 
             .filter(|r| r.is_absolute())
             .cloned(),
     );
-    roots.extend(policy.project_root().map(Path::to_path_buf));
+    roots.extend(policy_root.map(Path::to_path_buf));
     if let Some(git) = cwd.ancestors().find(|d| d.join(".git").exists()) {
         roots.push(git.to_path_buf());
     }
@@ -132,13 +137,15 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     let mut ctx = Context::new(cwd.clone()).agent(agent.name(), call.session_id.clone());
     ctx.source = agent.source();
     ctx.host_can_ask = can_ask(agent, call.can_ask, &policy);
-    let roots = project_roots(agent, call, &policy, &cwd);
-    let mut riskgate_dirs = vec![
-        policy.state_dir().to_path_buf(),
-        riskgate::gate::paths::config_dir(),
-    ];
-    riskgate_dirs.retain(|d| !roots.iter().any(|r| r.starts_with(d)));
-    let project = Project::new(&cwd, &roots, &riskgate_dirs);
+    // paths are resolved (symbolic links followed) only for the calls that need it
+    let policy_root = policy.project_root().map(Path::to_path_buf);
+    let state_dir = policy.state_dir().to_path_buf();
+    let project = LazyCell::new(|| {
+        let roots = project_roots(agent, call, policy_root.as_deref(), &cwd);
+        let mut riskgate_dirs = vec![state_dir, riskgate::gate::paths::config_dir()];
+        riskgate_dirs.retain(|d| !roots.iter().any(|r| r.starts_with(d)));
+        Project::new(&cwd, &roots, &riskgate_dirs)
+    });
     let engine = LazyEngine::new(&policy);
     let audit_path = policy.audit_path();
     let mut gate = Gate::new(policy);
@@ -208,7 +215,7 @@ fn with_extra(a: Assessment, extra: Vec<Finding>) -> Assessment {
 fn prepare(
     tool: &Tool,
     ctx: &Context,
-    project: &Project,
+    project: &LazyCell<Project, impl FnOnce() -> Project>,
     engine: &LazyEngine,
     policy: &Policy,
 ) -> Prepared {
@@ -221,15 +228,20 @@ fn prepare(
             let e = engine.get();
             let assessment = e.assess_command(command);
             tctx.write_targets = e.write_targets(command);
-            let sub = Project {
-                cwd: paths::resolve(&tctx.cwd.to_string_lossy(), Path::new("/"), None),
-                ..project.clone()
-            };
-            let extra: Vec<Finding> = tctx
-                .write_targets
-                .iter()
-                .flat_map(|t| paths::write_findings(&sub, t, riskgate::model::WriteOp::Write))
-                .collect();
+            let mut extra: Vec<Finding> = Vec::new();
+            if !tctx.write_targets.is_empty() {
+                let sub = Project {
+                    cwd: paths::resolve(&tctx.cwd.to_string_lossy(), Path::new("/"), None),
+                    ..(**project).clone()
+                };
+                for t in &tctx.write_targets {
+                    extra.extend(paths::write_findings(
+                        &sub,
+                        t,
+                        riskgate::model::WriteOp::Write,
+                    ));
+                }
+            }
             Prepared::Gate {
                 action: Action::command(command.clone()),
                 assessment: with_extra(assessment, extra),

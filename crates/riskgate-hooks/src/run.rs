@@ -1,7 +1,7 @@
 //! One hook call from end to end, with its safety net.
 //!
-//! A worker thread reads the payload, parses it, loads the policy and judges; the calling
-//! thread waits at most [`Options::timeout`]. Whatever goes wrong — a payload that is not
+//! The calling thread reads the payload, parses it, loads the policy and judges (a panic is
+//! caught); a watchdog thread answers instead when [`Options::timeout`] passes first. Whatever goes wrong — a payload that is not
 //! JSON, a missing field, another event's shape, an invalid policy file, a panic, the time
 //! limit — the answer is "ask" with the reason, or "deny" where the agent cannot ask (Codex,
 //! Gemini by default, Cursor's `beforeReadFile`). Never "allow", never no opinion. Each of
@@ -9,7 +9,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use riskgate::gate::{Context, Policy};
@@ -23,6 +23,10 @@ use crate::{Agent, AskSupport, HookError};
 /// Loads the policy for a working directory (the CLI's layers: files, flags).
 pub type PolicyLoader = Box<dyn Fn(&Path) -> Result<Policy, String> + Send>;
 
+/// Called with the error reply when the time limit passes before the decision; it should
+/// print the reply and end the process (the CLI does).
+pub type OnTimeout = Box<dyn Fn(&Reply) + Send>;
+
 /// How to run a hook call.
 pub struct Options {
     /// The agent whose protocol is spoken.
@@ -31,6 +35,8 @@ pub struct Options {
     pub timeout: Duration,
     /// Loads the policy.
     pub load_policy: PolicyLoader,
+    /// What to do with the time limit's reply (`None`: no time limit).
+    pub on_timeout: Option<OnTimeout>,
 }
 
 /// The default time limit: well inside every agent's own hook timeout.
@@ -41,51 +47,97 @@ struct Done {
     event: Option<String>,
 }
 
-/// Answer one hook call whose payload is read from `input`.
-pub fn run(opts: Options, input: impl Read + Send + 'static) -> Reply {
-    let agent = opts.agent;
-    let timeout = opts.timeout;
-    let (tx, rx) = mpsc::channel::<Done>();
-    let start = Instant::now();
-    let spawned = std::thread::Builder::new()
-        .name("riskgate-hook".into())
-        .stack_size(32 << 20)
-        .spawn(move || {
-            let done = work(agent, &opts.load_policy, input);
-            let _ = tx.send(done);
-        });
-    let done = match spawned {
-        Err(e) => Err(HookError::Internal(format!("cannot start the worker: {e}"))),
-        Ok(_) => match rx.recv_timeout(timeout) {
-            Ok(done) => Ok(done),
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                Err(HookError::TimedOut(timeout.as_millis() as u64))
+/// A watchdog: a small thread that hands the time limit's reply to `on_timeout` unless the
+/// decision is taken first. The decision is taken on the calling thread (no hand-off, the
+/// main thread's stack).
+struct Watchdog {
+    done: Arc<Mutex<bool>>,
+    _stop: mpsc::Sender<()>,
+}
+
+impl Watchdog {
+    fn start(agent: Agent, timeout: Duration, on_timeout: OnTimeout) -> Option<Watchdog> {
+        let done = Arc::new(Mutex::new(false));
+        let (stop, stopped) = mpsc::channel::<()>();
+        let flag = Arc::clone(&done);
+        let spawned = std::thread::Builder::new()
+            .name("riskgate-watchdog".into())
+            .stack_size(256 << 10)
+            .spawn(move || {
+                if stopped.recv_timeout(timeout) != Err(mpsc::RecvTimeoutError::Timeout) {
+                    return;
+                }
+                let Ok(mut answered) = flag.lock() else {
+                    return;
+                };
+                if *answered {
+                    return;
+                }
+                *answered = true;
+                let err = HookError::TimedOut(timeout.as_millis() as u64);
+                let done = failed_without_policy(agent, &err, timeout);
+                on_timeout(&adapters::reply(agent, &done.verdict, None));
+            });
+        spawned.ok().map(|_| Watchdog { done, _stop: stop })
+    }
+
+    /// Claim the answer for the decision; false when the watchdog answered already.
+    fn claim(&self) -> bool {
+        match self.done.lock() {
+            Ok(mut answered) if !*answered => {
+                *answered = true;
+                true
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err(HookError::Internal(
-                "the assessment stopped unexpectedly (panic)".into(),
-            )),
-        },
-    };
-    let done = done.unwrap_or_else(|err| {
-        let verdict = error_verdict(agent, &err, None);
-        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-        let mut ctx = Context::new(cwd).agent(agent.name(), None);
-        ctx.source = agent.source();
-        judge::record(
-            &fallback_audit_path(),
-            &ctx,
-            "hook",
-            &err.to_string(),
-            &verdict,
-            "error",
-            start.elapsed(),
-        );
-        Done {
-            verdict,
-            event: None,
+            _ => false,
         }
+    }
+}
+
+/// Answer one hook call whose payload is read from `input`. With `on_timeout`, a watchdog
+/// answers in its place when the decision takes longer than the time limit.
+pub fn run(opts: Options, input: impl Read) -> Reply {
+    let agent = opts.agent;
+    let start = Instant::now();
+    let watchdog = opts
+        .on_timeout
+        .and_then(|f| Watchdog::start(agent, opts.timeout, f));
+    let load = opts.load_policy;
+    let result =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(agent, &load, input)));
+    let done = result.unwrap_or_else(|_| {
+        let err = HookError::Internal("the assessment stopped unexpectedly (panic)".into());
+        failed_without_policy(agent, &err, start.elapsed())
     });
+    if let Some(w) = &watchdog
+        && !w.claim()
+    {
+        // the watchdog is answering and ends the process; wait for it
+        loop {
+            std::thread::park();
+        }
+    }
     adapters::reply(agent, &done.verdict, done.event.as_deref())
+}
+
+/// The answer on `err` when no policy is at hand, recorded in the default audit log.
+fn failed_without_policy(agent: Agent, err: &HookError, latency: Duration) -> Done {
+    let verdict = error_verdict(agent, err, None);
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let mut ctx = Context::new(cwd).agent(agent.name(), None);
+    ctx.source = agent.source();
+    judge::record(
+        &fallback_audit_path(),
+        &ctx,
+        "hook",
+        &err.to_string(),
+        &verdict,
+        "error",
+        latency,
+    );
+    Done {
+        verdict,
+        event: None,
+    }
 }
 
 /// The verdict on `err` for `agent` (and the event, when known): ask where the agent can,

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use riskgate::gate::policy::Environment;
 use riskgate::gate::{CliOverrides, Policy};
-use riskgate_hooks::{Agent, Options, run};
+use riskgate_hooks::{Agent, Options, Reply, run};
 
 use crate::cmd::common::PolicyArgs;
 
@@ -20,7 +20,7 @@ pub struct Args {
     /// The agent whose protocol to speak: claude, gemini, codex, cursor or copilot.
     #[arg(value_parser = parse_agent)]
     agent: Agent,
-    /// Time limit in milliseconds (default 8000, or RISKGATE_HOOK_TIMEOUT_MS).
+    /// Time limit in milliseconds (default 8000, or RISKGATE_HOOK_TIMEOUT_MS; 0: none).
     #[arg(long, value_name = "MS")]
     timeout_ms: Option<u64>,
     #[command(flatten)]
@@ -30,6 +30,29 @@ pub struct Args {
 /// Parse an agent name for clap.
 pub fn parse_agent(s: &str) -> Result<Agent, String> {
     s.parse::<Agent>().map_err(|e| e.to_string())
+}
+
+/// `riskgate hook AGENT` exactly, as the agents run it: answered without building the whole
+/// command-line parser (a hook call is a fresh process each time; clap's set-up of every
+/// subcommand is a good part of its start-up). Any other form goes through clap.
+pub fn fast_path() -> Option<ExitCode> {
+    let mut args = std::env::args_os().skip(1);
+    let (Some(sub), Some(agent), None) = (args.next(), args.next(), args.next()) else {
+        return None;
+    };
+    if sub != "hook" {
+        return None;
+    }
+    let agent = agent.to_str()?.parse::<Agent>().ok()?;
+    let args = Args {
+        agent,
+        timeout_ms: None,
+        policy: PolicyArgs::default(),
+    };
+    Some(run_hook(args).unwrap_or_else(|e| {
+        eprintln!("riskgate: error: {e:#}");
+        crate::exit::Code::Error.into()
+    }))
 }
 
 /// Run `riskgate hook`.
@@ -48,13 +71,27 @@ pub fn run_hook(args: Args) -> anyhow::Result<ExitCode> {
         agent: args.agent,
         timeout,
         load_policy: Box::new(move |cwd| load_policy(&policy_args, cwd)),
+        on_timeout: (!timeout.is_zero()).then(|| -> riskgate_hooks::run::OnTimeout {
+            Box::new(|reply: &Reply| {
+                print_reply(reply);
+                std::process::exit(i32::from(reply.exit));
+            })
+        }),
     };
-    let reply = run(opts, std::io::stdin());
+    let reply = run(opts, std::io::stdin().lock());
+    print_reply(&reply);
+    Ok(ExitCode::from(reply.exit))
+}
+
+/// Print a reply; a closed stdout (the agent gave up) is not an error worth more words.
+fn print_reply(reply: &Reply) {
+    use std::io::Write as _;
     if !reply.stderr.is_empty() {
         eprint!("{}", reply.stderr);
     }
-    out!("{}", reply.stdout);
-    Ok(ExitCode::from(reply.exit))
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(reply.stdout.as_bytes());
+    let _ = out.flush();
 }
 
 /// The policy for the agent's working directory `cwd`, with the command-line layer of `args`
