@@ -505,3 +505,36 @@ fn policy_rates_mcp_tools_and_sessions_are_keyed_by_the_agents_id() {
     assert_eq!(decision("codex", &out).as_deref(), Some("deny"), "{out}");
     assert!(out.contains("riskgate approvals add"), "{out}");
 }
+
+#[test]
+fn an_approval_in_the_agent_is_remembered_for_the_session() {
+    let e = env();
+    let pre = claude(
+        &e,
+        "Bash",
+        json!({"command": "git push --force origin main"}),
+    );
+    let mut post = pre.clone();
+    post["hook_event_name"] = json!("PostToolUse");
+    post["tool_response"] = json!({"stdout": "", "stderr": "", "interrupted": false});
+    let (out, _) = hook(&e, "claude", pre.to_string().as_bytes());
+    assert_eq!(decision("claude", &out).as_deref(), Some("ask"), "{out}");
+    // the user approved in Claude's dialog, the tool ran: PostToolUse
+    let (out, code) = hook(&e, "claude", post.to_string().as_bytes());
+    assert_eq!((out.as_str(), code), ("", 0));
+    let (out, _) = hook(&e, "claude", pre.to_string().as_bytes());
+    assert_eq!(decision("claude", &out).as_deref(), Some("allow"), "{out}");
+    assert!(out.contains("approved earlier in this session"), "{out}");
+    // another session is asked again
+    let mut other = pre.clone();
+    other["session_id"] = json!("another-session");
+    let (out, _) = hook(&e, "claude", other.to_string().as_bytes());
+    assert_eq!(decision("claude", &out).as_deref(), Some("ask"), "{out}");
+    // a CRITICAL command is never remembered, even if it somehow ran
+    let crit = claude(&e, "Bash", json!({"command": "rm -rf /"}));
+    let mut crit_post = crit.clone();
+    crit_post["hook_event_name"] = json!("PostToolUse");
+    hook(&e, "claude", crit_post.to_string().as_bytes());
+    let (out, _) = hook(&e, "claude", crit.to_string().as_bytes());
+    assert_eq!(decision("claude", &out).as_deref(), Some("deny"), "{out}");
+}

@@ -94,10 +94,16 @@ fn install_twice_keeps_one_entry_and_the_users_settings() {
         assert!(again.contains("already installed"), "{again}");
         let text = std::fs::read_to_string(&path).unwrap();
         let v: Value = serde_json::from_str(&text).unwrap();
-        let expected_entries = if agent == "cursor" { 3 } else { 1 };
+        // one entry per event: claude Pre/PostToolUse, gemini Before/AfterTool, cursor's three
+        // events, codex PreToolUse, copilot preToolUse (its bash and powershell commands)
+        let expected = match agent {
+            "claude" | "gemini" | "copilot" => 2,
+            "cursor" => 3,
+            _ => 1,
+        };
         assert_eq!(
             text.matches(&format!("hook {agent}")).count(),
-            expected_entries * if agent == "copilot" { 2 } else { 1 },
+            expected,
             "{text}"
         );
         if agent != "copilot" {

@@ -3,8 +3,8 @@
 //!
 //! | agent | project file | user file | what is added |
 //! |---|---|---|---|
-//! | claude | `.claude/settings.json` | `~/.claude/settings.json` | `hooks.PreToolUse[]`: a matcher group for the judged tools, `timeout` 30 s, `onFailure: block` |
-//! | gemini | `.gemini/settings.json` | `~/.gemini/settings.json` | `hooks.BeforeTool[]`: an anchored matcher group, `timeout` 10000 ms |
+//! | claude | `.claude/settings.json` | `~/.claude/settings.json` | `hooks.PreToolUse[]`: a matcher group for the judged tools, `timeout` 30 s, `onFailure: block`; `hooks.PostToolUse[]` (session approvals) |
+//! | gemini | `.gemini/settings.json` | `~/.gemini/settings.json` | `hooks.BeforeTool[]`: an anchored matcher group, `timeout` 10000 ms; `hooks.AfterTool[]` |
 //! | codex | `.codex/hooks.json` | `$CODEX_HOME/hooks.json` (`~/.codex`) | `hooks.PreToolUse[]`: `Bash`, `apply_patch`, MCP, `timeout` 30 s |
 //! | cursor | `.cursor/hooks.json` | `~/.cursor/hooks.json` | `beforeShellExecution`, `beforeMCPExecution` (`failClosed`), `beforeReadFile` |
 //! | copilot | `.github/hooks/riskgate.json` | `$COPILOT_HOME/hooks/riskgate.json` (`~/.copilot`) | `hooks.preToolUse[]` with `bash` and `powershell` |
@@ -125,26 +125,29 @@ fn ours(agent: Agent, command: &str) -> (Layout, Vec<(&'static str, Json)>) {
         ])
     };
     match agent {
-        Agent::Claude => (
-            Layout::Grouped,
-            vec![(
-                "PreToolUse",
-                group(
-                    "^(Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read|WebFetch|mcp__.*)$",
-                    entry(n(30), vec![("onFailure", s("block"))]),
-                ),
-            )],
-        ),
-        Agent::Gemini => (
-            Layout::Grouped,
-            vec![(
-                "BeforeTool",
-                group(
-                    "^(run_shell_command|write_file|replace|read_file|web_fetch|mcp_.*)$",
-                    entry(n(10000), vec![]),
-                ),
-            )],
-        ),
+        Agent::Claude => {
+            let m = "^(Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit|Read|WebFetch|mcp__.*)$";
+            (
+                Layout::Grouped,
+                vec![
+                    (
+                        "PreToolUse",
+                        group(m, entry(n(30), vec![("onFailure", s("block"))])),
+                    ),
+                    ("PostToolUse", group(m, entry(n(30), vec![]))),
+                ],
+            )
+        }
+        Agent::Gemini => {
+            let m = "^(run_shell_command|write_file|replace|read_file|web_fetch|mcp_.*)$";
+            (
+                Layout::Grouped,
+                vec![
+                    ("BeforeTool", group(m, entry(n(10000), vec![]))),
+                    ("AfterTool", group(m, entry(n(10000), vec![]))),
+                ],
+            )
+        }
         Agent::Codex => (
             Layout::Grouped,
             vec![(

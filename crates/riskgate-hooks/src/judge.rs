@@ -131,7 +131,8 @@ pub fn project_roots(
     roots
 }
 
-/// Decide about `call` for `agent` under `policy` (already with the agent's defaults).
+/// Decide about `call` for `agent` under `policy` (already with the agent's defaults). After
+/// the tool ran ([`Call::after`]), remember instead what needed the user's approval.
 pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     let cwd = call_cwd(call);
     let mut ctx = Context::new(cwd.clone()).agent(agent.name(), call.session_id.clone());
@@ -153,6 +154,23 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     for tool in &call.tools {
         let start = Instant::now();
         let v = match prepare(tool, &ctx, &project, &engine, gate.policy()) {
+            Prepared::Gate {
+                action,
+                assessment,
+                ctx: tctx,
+            } if call.after => {
+                let v = remember_approved(gate.policy(), &action, &assessment, &tctx);
+                record(
+                    &audit_path,
+                    &tctx,
+                    action.kind().as_str(),
+                    &assessment.input,
+                    &v,
+                    "user",
+                    start.elapsed(),
+                );
+                v
+            }
             Prepared::Gate {
                 action,
                 assessment,
@@ -179,6 +197,35 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     }
     let v = Verdict::combine(verdicts);
     if ctx.host_can_ask { v } else { v.without_ask() }
+}
+
+/// After the tool ran: an action the gate would have asked about was approved by the user in
+/// the agent; remember it in the session cache (5 minutes, shared by the session's hook calls).
+fn remember_approved(
+    policy: &Policy,
+    action: &Action,
+    assessment: &Assessment,
+    ctx: &Context,
+) -> Verdict {
+    let out = riskgate::gate::decide(assessment, action, policy, ctx);
+    if out.decision != Decision::Ask {
+        return Verdict::no_opinion(format!("ran after {}: nothing to remember", out.decision));
+    }
+    let Some(id) = ctx.session_id.as_deref() else {
+        return Verdict::no_opinion("approved, but the call has no session id to remember it by");
+    };
+    let mut cache = riskgate::gate::SessionCache::new(policy.state_dir(), Some(id));
+    match cache.remember(action) {
+        Ok(()) => Verdict::new(
+            Answer::NoOpinion,
+            format!("approved by the user in this session: {}", out.reason),
+            Some(out.level),
+        ),
+        Err(e) => {
+            eprintln!("riskgate: warning: could not remember the approval in the session: {e}");
+            Verdict::no_opinion(format!("approved, not remembered: {e}"))
+        }
+    }
 }
 
 enum Prepared {

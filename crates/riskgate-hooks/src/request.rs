@@ -23,6 +23,8 @@ pub struct Call {
     pub tools: Vec<Tool>,
     /// Whether the agent can ask its user for this event (Cursor's `beforeReadFile` cannot).
     pub can_ask: bool,
+    /// The tool has run (`PostToolUse`, `AfterTool`): what riskgate asked about was approved.
+    pub after: bool,
 }
 
 impl Call {
@@ -36,6 +38,7 @@ impl Call {
             tool_name: tool_name.into(),
             tools,
             can_ask: true,
+            after: false,
         }
     }
 }

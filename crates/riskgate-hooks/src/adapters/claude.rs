@@ -20,6 +20,10 @@
 //! "permissionDecision":"allow"|"ask"|"deny","permissionDecisionReason":"…"}}`; no opinion is
 //! an empty stdout (Claude's own permission flow). "ask" shows Claude's permission dialog
 //! (unless the policy sets `hooks.ask_fallback: deny`); errors answer "ask".
+//!
+//! `PostToolUse` (same payload plus `tool_response`, installed beside `PreToolUse`): the tool
+//! ran, so what riskgate answered "ask" for was approved by the user; it is remembered in the
+//! session cache under `session_id` for 5 minutes and not asked again. Answer: empty stdout.
 
 use serde_json::{Map, Value, json};
 
@@ -30,7 +34,7 @@ use crate::verdict::{Answer, Reply, Verdict};
 
 /// Parse a Claude Code payload.
 pub fn parse(m: &Map<String, Value>) -> Result<Call, HookError> {
-    claude_style(m, &["PreToolUse"], claude_tools)
+    claude_style(m, &["PreToolUse", "PostToolUse"], claude_tools)
 }
 
 /// The `hookSpecificOutput` answer (also used by Codex for deny).

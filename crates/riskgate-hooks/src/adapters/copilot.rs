@@ -30,7 +30,11 @@ use riskgate::model::WriteOp;
 /// Parse a Copilot CLI payload (either format).
 pub fn parse(m: &Map<String, Value>) -> Result<Call, HookError> {
     if m.contains_key("tool_name") || m.contains_key("hook_event_name") {
-        return claude_style(m, &["PreToolUse", "preToolUse"], claude_tools);
+        return claude_style(
+            m,
+            &["PreToolUse", "preToolUse", "PostToolUse", "postToolUse"],
+            claude_tools,
+        );
     }
     if !m.contains_key("toolName") {
         return Err(HookError::UnknownShape(

@@ -18,6 +18,9 @@
 //! when the policy sets `hooks.ask_fallback: ask` — `{"decision":"ask","reason":"…",
 //! "systemMessage":"…"}`; by default what needs a person is denied with the reason (Gemini
 //! cannot ask in `gemini -p`). No opinion is `{}`. Errors are denied.
+//!
+//! `AfterTool` (installed beside `BeforeTool`): the tool ran, so an "ask" was approved; it is
+//! remembered in the session cache under `session_id` (answer `{}`).
 
 use serde_json::{Map, Value, json};
 
@@ -36,7 +39,9 @@ pub fn parse(m: &Map<String, Value>) -> Result<Call, HookError> {
         )),
         _ => None,
     };
-    claude_style(m, &["BeforeTool"], |name, input| tools(name, input, &mcp))
+    claude_style(m, &["BeforeTool", "AfterTool"], |name, input| {
+        tools(name, input, &mcp)
+    })
 }
 
 fn tools(

@@ -239,6 +239,9 @@ pub(crate) fn claude_tools(name: &str, input: &Map<String, Value>) -> Result<Vec
     Ok(tools)
 }
 
+/// Events after a tool ran (the session learns what the user approved).
+pub(crate) const AFTER_EVENTS: [&str; 3] = ["PostToolUse", "AfterTool", "postToolUse"];
+
 /// The Claude-style envelope: `session_id`, `cwd`, `hook_event_name`, `tool_name`,
 /// `tool_input`, with the tool mapping given.
 pub(crate) fn claude_style(
@@ -249,7 +252,9 @@ pub(crate) fn claude_style(
     let event = event(m, "hook_event_name", events, true)?;
     let tool_name = req_str(m, "tool_name")?;
     let input = req_obj(m, "tool_input")?;
+    let after = AFTER_EVENTS.contains(&event.as_str());
     let mut call = Call::new(event, tool_name.clone(), tools(&tool_name, &input)?);
+    call.after = after;
     call.session_id = Some(req_str(m, "session_id")?);
     call.cwd = opt_str(m, "cwd")?.filter(|c| !c.is_empty()).map(Into::into);
     Ok(call)
