@@ -321,10 +321,11 @@ pub fn install(
         return Ok(Change::Unchanged);
     }
     strip(&mut doc, agent);
-    if matches!(layout, Layout::Flat) && doc.get("version").is_none() {
-        if let Json::Object(m) = &mut doc {
-            m.insert(0, ("version".to_string(), n(1)));
-        }
+    if matches!(layout, Layout::Flat)
+        && doc.get("version").is_none()
+        && let Json::Object(m) = &mut doc
+    {
+        m.insert(0, ("version".to_string(), n(1)));
     }
     if doc.get("hooks").is_none() {
         doc.set("hooks", Json::Object(Vec::new()));
@@ -387,7 +388,8 @@ mod tests {
             install(Agent::Claude, p, Some(&once), CMD).unwrap(),
             Change::Unchanged
         );
-        assert_eq!(once.matches("riskgate hook claude").count(), 1);
+        // one entry under PreToolUse, one under PostToolUse
+        assert_eq!(once.matches("riskgate hook claude").count(), 2);
         assert!(once.contains("my-linter") && once.contains("\"model\": \"opus\""));
         assert!(once.find("\"model\"") < once.find("\"z\""));
         // another path to the binary replaces the entry, never adds one
@@ -400,7 +402,7 @@ mod tests {
             )
             .unwrap(),
         );
-        assert_eq!(moved.matches("hook claude").count(), 1);
+        assert_eq!(moved.matches("hook claude").count(), 2);
         let back: serde_json::Value =
             serde_json::from_str(&write(uninstall(Agent::Claude, p, Some(&moved)).unwrap()))
                 .unwrap();

@@ -176,7 +176,7 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
                 assessment,
                 ctx: tctx,
             } => {
-                let out = gate.evaluate(&action, assessment, &tctx);
+                let out = gate.evaluate(&action, *assessment, &tctx);
                 for w in &out.warnings {
                     eprintln!("riskgate: warning: {w}");
                 }
@@ -231,7 +231,7 @@ fn remember_approved(
 enum Prepared {
     Gate {
         action: Action,
-        assessment: Assessment,
+        assessment: Box<Assessment>,
         ctx: Context,
     },
     NoOpinion {
@@ -291,7 +291,7 @@ fn prepare(
             }
             Prepared::Gate {
                 action: Action::command(command.clone()),
-                assessment: with_extra(assessment, extra),
+                assessment: Box::new(with_extra(assessment, extra)),
                 ctx: tctx,
             }
         }
@@ -313,11 +313,11 @@ fn prepare(
                     content: None,
                     op: *op,
                 },
-                assessment: Assessment::from_findings(
+                assessment: Box::new(Assessment::from_findings(
                     ActionKind::FileWrite,
                     path.clone(),
                     findings,
-                ),
+                )),
                 ctx: ctx.clone(),
             }
         }
@@ -342,7 +342,11 @@ fn prepare(
             }
             let url = format!("file://{}", project.resolve(path).display());
             Prepared::Gate {
-                assessment: Assessment::from_findings(ActionKind::Fetch, url.clone(), findings),
+                assessment: Box::new(Assessment::from_findings(
+                    ActionKind::Fetch,
+                    url.clone(),
+                    findings,
+                )),
                 action: Action::Fetch {
                     url,
                     method: Some("READ".into()),
@@ -355,11 +359,11 @@ fn prepare(
                 url: url.clone(),
                 method: None,
             },
-            assessment: Assessment::from_findings(
+            assessment: Box::new(Assessment::from_findings(
                 ActionKind::Fetch,
                 url.clone(),
                 crate::url::url_findings(url),
-            ),
+            )),
             ctx: ctx.clone(),
         },
         Tool::Mcp { name, input } => {
@@ -405,7 +409,11 @@ fn prepare(
             }
             Prepared::Gate {
                 action: Action::command(name.clone()),
-                assessment: Assessment::from_findings(ActionKind::Command, summary, findings),
+                assessment: Box::new(Assessment::from_findings(
+                    ActionKind::Command,
+                    summary,
+                    findings,
+                )),
                 ctx: ctx.clone(),
             }
         }

@@ -325,8 +325,7 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
         "/etc/gshadow",
         "/etc/sudoers",
     ]
-    .iter()
-    .any(|p| s == *p)
+    .contains(&s)
         || s.starts_with("/etc/sudoers.d/")
         || s.starts_with("/etc/pam.d/")
         || s.starts_with("/boot/")

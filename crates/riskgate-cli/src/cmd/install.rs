@@ -165,10 +165,11 @@ pub fn run_install(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     } else if changed {
-        let backup = old
-            .is_some()
-            .then(|| format!(" (previous content in {})", backup_path(&path).display()))
-            .unwrap_or_default();
+        let backup = if old.is_some() {
+            format!(" (previous content in {})", backup_path(&path).display())
+        } else {
+            String::new()
+        };
         outln!("installed {what} in {}{backup}", path.display());
         if let Some(n) = note(args.agent) {
             outln!("{n}");
