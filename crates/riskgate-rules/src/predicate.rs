@@ -7,10 +7,13 @@
 //! only ever runs the few rules its command selects, on a short text, so what counts is
 //! compile time in a process that lives for one hook call (~10 µs a regex instead of
 //! ~140 µs with `regex`'s optimizing compiler, measured over the built-in packs). A regex
-//! `regex-lite` does not accept falls back to `regex` (bytes, Unicode classes off).
+//! `regex-lite` does not accept falls back to `regex` (bytes, Unicode classes off); one used
+//! more than a few times in the process (scan, workflows, the library) is recompiled with
+//! `regex`, whose lazy DFA runs several times faster.
 
 use std::collections::HashMap;
-use std::sync::{LazyLock, Mutex, OnceLock};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 
 use regex::bytes::RegexBuilder;
 
@@ -21,20 +24,52 @@ pub(crate) const REGEX_SIZE_LIMIT: usize = 8 * (1 << 20);
 /// Lazy DFA cache size for regexes and regex sets (DESIGN.md: the default makes large sets slow).
 pub(crate) const DFA_SIZE_LIMIT: usize = 64 * (1 << 20);
 
+/// Uses after which a `regex-lite` regex is recompiled with `regex`: a hook call runs a rule
+/// once or twice, a scan, a workflow or a long-lived library user thousands of times, where
+/// `regex`'s lazy DFA is several times faster than `regex-lite`'s PikeVM.
+const PROMOTE_AFTER: u32 = 16;
+
 /// A compiled rule regex.
 #[derive(Debug, Clone)]
 pub(crate) enum Regex {
-    /// Compiled by `regex-lite` (fast to compile).
-    Lite(regex_lite::Regex),
+    /// Compiled by `regex-lite` (fast to compile); promoted to `regex` when used often.
+    Lite(Arc<Tiered>),
     /// Compiled by `regex` (what `regex-lite` does not support).
     Full(regex::bytes::Regex),
+}
+
+/// A `regex-lite` regex and, once it has been used [`PROMOTE_AFTER`] times, its `regex`
+/// compilation.
+#[derive(Debug)]
+pub(crate) struct Tiered {
+    lite: regex_lite::Regex,
+    source: String,
+    uses: AtomicU32,
+    full: OnceLock<Option<regex::bytes::Regex>>,
+}
+
+impl Tiered {
+    fn full(&self) -> Option<&regex::bytes::Regex> {
+        if let Some(f) = self.full.get() {
+            return f.as_ref();
+        }
+        if self.uses.fetch_add(1, Ordering::Relaxed) < PROMOTE_AFTER {
+            return None;
+        }
+        self.full
+            .get_or_init(|| full_regex(&self.source).ok())
+            .as_ref()
+    }
 }
 
 impl Regex {
     /// Whether the regex matches somewhere in `hay`.
     pub(crate) fn is_match(&self, hay: &str) -> bool {
         match self {
-            Regex::Lite(r) => r.is_match(hay),
+            Regex::Lite(t) => match t.full() {
+                Some(f) => f.is_match(hay.as_bytes()),
+                None => t.lite.is_match(hay),
+            },
             Regex::Full(r) => r.is_match(hay.as_bytes()),
         }
     }
@@ -42,7 +77,10 @@ impl Regex {
     /// The span of the first match in `hay`.
     pub(crate) fn find(&self, hay: &str) -> Option<(usize, usize)> {
         match self {
-            Regex::Lite(r) => r.find(hay).map(|m| (m.start(), m.end())),
+            Regex::Lite(t) => match t.full() {
+                Some(f) => f.find(hay.as_bytes()).map(|m| (m.start(), m.end())),
+                None => t.lite.find(hay).map(|m| (m.start(), m.end())),
+            },
             Regex::Full(r) => r.find(hay.as_bytes()).map(|m| (m.start(), m.end())),
         }
     }
@@ -71,14 +109,22 @@ fn compile_uncached(re: &str) -> Result<Regex, String> {
         .size_limit(REGEX_SIZE_LIMIT)
         .build()
     {
-        return Ok(Regex::Lite(r));
+        return Ok(Regex::Lite(Arc::new(Tiered {
+            lite: r,
+            source: re.to_string(),
+            uses: AtomicU32::new(0),
+            full: OnceLock::new(),
+        })));
     }
+    full_regex(re).map(Regex::Full)
+}
+
+fn full_regex(re: &str) -> Result<regex::bytes::Regex, String> {
     RegexBuilder::new(re)
         .unicode(false)
         .size_limit(REGEX_SIZE_LIMIT)
         .dfa_size_limit(DFA_SIZE_LIMIT)
         .build()
-        .map(Regex::Full)
         .map_err(|e| {
             e.to_string()
                 .lines()

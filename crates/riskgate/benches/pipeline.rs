@@ -24,6 +24,11 @@ const COMMANDS: &[(&str, &str)] = &[
         "find . -name '*.log' -mtime +7 -print0 | xargs -0 rm -f && echo done",
     ),
     ("psql_drop", "psql -h db -c 'DROP TABLE users'"),
+    (
+        "curl_download",
+        "curl -fsSL https://example.com/data/1.json -o data/1.json",
+    ),
+    ("systemctl", "sudo systemctl restart worker@8"),
 ];
 
 fn engine_build(c: &mut Criterion) {
