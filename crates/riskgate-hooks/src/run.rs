@@ -9,7 +9,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use riskgate::gate::{Context, Policy};
@@ -49,42 +49,44 @@ struct Done {
 
 /// A watchdog: a small thread that hands the time limit's reply to `on_timeout` unless the
 /// decision is taken first. The decision is taken on the calling thread (no hand-off, the
-/// main thread's stack).
+/// main thread's stack). The watchdog waits on a condition variable (no allocation, so no
+/// malloc arena of its own) and is not woken when the decision comes first: the process ends.
 struct Watchdog {
-    done: Arc<Mutex<bool>>,
-    _stop: mpsc::Sender<()>,
+    state: Arc<(Mutex<bool>, Condvar)>,
 }
 
 impl Watchdog {
     fn start(agent: Agent, timeout: Duration, on_timeout: OnTimeout) -> Option<Watchdog> {
-        let done = Arc::new(Mutex::new(false));
-        let (stop, stopped) = mpsc::channel::<()>();
-        let flag = Arc::clone(&done);
+        let state = Arc::new((Mutex::new(false), Condvar::new()));
+        let shared = Arc::clone(&state);
         let spawned = std::thread::Builder::new()
-            .name("riskgate-watchdog".into())
             .stack_size(256 << 10)
             .spawn(move || {
-                if stopped.recv_timeout(timeout) != Err(mpsc::RecvTimeoutError::Timeout) {
-                    return;
-                }
-                let Ok(mut answered) = flag.lock() else {
+                let (lock, cvar) = &*shared;
+                let Ok(answered) = lock.lock() else { return };
+                let Ok((mut answered, _)) = cvar.wait_timeout_while(answered, timeout, |a| !*a)
+                else {
                     return;
                 };
                 if *answered {
                     return;
                 }
                 *answered = true;
+                drop(answered);
                 let err = HookError::TimedOut(timeout.as_millis() as u64);
                 let done = failed_without_policy(agent, &err, timeout);
                 on_timeout(&adapters::reply(agent, &done.verdict, None));
             });
-        spawned.ok().map(|_| Watchdog { done, _stop: stop })
+        spawned.ok().map(|_| Watchdog { state })
     }
 
     /// Claim the answer for the decision; false when the watchdog answered already.
     fn claim(&self) -> bool {
-        match self.done.lock() {
+        let (lock, _) = &*self.state;
+        match lock.lock() {
             Ok(mut answered) if !*answered => {
+                // not notified: the watchdog sees the flag at the time limit (or the process
+                // ends first), and waking it would cost a context switch on every call
                 *answered = true;
                 true
             }
