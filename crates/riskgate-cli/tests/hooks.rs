@@ -56,6 +56,10 @@ fn claude_code_every_tool_kind() {
             ),
         ),
         (
+            "Bash uninstalls the hook",
+            claude(&e, "Bash", json!({"command": "riskgate uninstall claude"})),
+        ),
+        (
             "Bash writes .env",
             claude(&e, "Bash", json!({"command": "echo TOKEN=x > .env"})),
         ),

@@ -9,7 +9,7 @@
 //!
 //! | tool | action | assessment |
 //! |---|---|---|
-//! | shell | the command | the engine (rules, analyzers), plus [`crate::paths`] for the files it writes |
+//! | shell | the command | the engine (rules, analyzers), plus [`crate::paths`] for the files it writes and `riskgate install`/`uninstall` (HIGH) |
 //! | write / edit / delete | a file write of the path | [`crate::paths`] + [`crate::content`] |
 //! | read | a `READ` fetch of `file://PATH` | [`crate::paths::read_findings`], blocked paths; nothing found: no opinion |
 //! | fetch | a fetch of the URL | [`crate::url`] |
@@ -276,6 +276,14 @@ fn prepare(
             let assessment = e.assess_command(command);
             tctx.write_targets = e.write_targets(command);
             let mut extra: Vec<Finding> = Vec::new();
+            if command.contains("riskgate uninstall") || command.contains("riskgate install") {
+                extra.push(Finding::new(
+                    "hook.self.install",
+                    RiskLevel::High,
+                    75,
+                    "changes riskgate's own agent hooks (a person should do that, not the agent)",
+                ));
+            }
             if !tctx.write_targets.is_empty() {
                 let sub = Project {
                     cwd: paths::resolve(&tctx.cwd.to_string_lossy(), Path::new("/"), None),
