@@ -176,10 +176,16 @@ pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(Cow<'a, str>, 
     out
 }
 
-/// Whether a command can send data to another host.
+/// Whether a command can send data to another host, or serves files to the network
+/// (`openssl s_client`, `python3 -m http.server`).
 pub(crate) fn is_sender(view: &CommandView<'_>) -> bool {
-    SENDERS.contains(&view.cmd.program.as_str())
+    let program = view.cmd.program.as_str();
+    let has = |w: &str| view.cmd.args.iter().any(|a| a.text == w);
+    SENDERS.contains(&program)
         || view.cmd.remote.is_some()
+        || program == "openssl" && has("s_client")
+        || program.starts_with("python") && (has("http.server") || has("SimpleHTTPServer"))
+        || matches!(program, "http-server" | "updog" | "serve")
         || view.cmd.redirects.iter().any(|r| {
             r.target.text.starts_with("/dev/tcp/") || r.target.text.starts_with("/dev/udp/")
         })

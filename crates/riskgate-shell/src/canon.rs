@@ -172,11 +172,23 @@ fn build_for(program: &str) -> Prog {
     entry
 }
 
-/// Canonical program name: no leading backslashes, basename.
+/// Canonical program name: no leading backslashes, basename, no `.exe` (WSL runs Windows
+/// programs by that name: `shutdown.exe`, `wsl.exe`, `powershell.exe`).
 pub(crate) fn program_name(raw: &str) -> String {
     let s = raw.trim_start_matches('\\');
     let base = s.rsplit('/').next().unwrap_or(s);
     let base = if base.is_empty() { s } else { base };
+    let base = match base.len().checked_sub(4) {
+        Some(k)
+            if k > 0
+                && base
+                    .get(k..)
+                    .is_some_and(|e| e.eq_ignore_ascii_case(".exe")) =>
+        {
+            base.get(..k).unwrap_or(base)
+        }
+        _ => base,
+    };
     if base == "." {
         "source".to_string()
     } else {

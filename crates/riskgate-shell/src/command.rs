@@ -89,7 +89,28 @@ impl Norm<'_> {
                         .push_full(p, c, frame)
                         .map(|i| Range { first: i, last: i });
                 }
-                Next::Script(words) => return self.shell_string(words, p, outer, c, frame),
+                Next::Script(words) => {
+                    // `sh -c SCRIPT NAME ARGS…`: the script's `$1` … are known for its parse.
+                    let saved = self.env.get("@").cloned();
+                    if let Some(pos) = &peeled.positional {
+                        let known = pos
+                            .iter()
+                            .skip(1)
+                            .all(|w| !w.w.dynamic && !w.w.text.contains(char::is_whitespace));
+                        let v: Vec<&str> = pos.iter().skip(1).map(|w| w.w.text.as_str()).collect();
+                        self.set_var("@", known.then(|| v.join(" ")));
+                    }
+                    let r = self.shell_string(words, p, outer, c, frame);
+                    if peeled.positional.is_some() {
+                        match saved {
+                            Some(v) => self.set_var("@", v),
+                            None => {
+                                self.env.remove("@");
+                            }
+                        }
+                    }
+                    return r;
+                }
             }
         }
         self.limit(format!("more than {MAX_WRAPPERS} wrappers"));

@@ -97,7 +97,23 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 break;
             }
         }
-        "perl" | "ruby" | "php" | "python" | "python2" | "python3" | "node" | "nodejs" => {
+        // AppleScript: `do shell script "CMD"` runs CMD with sh.
+        "osascript" => {
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                if *a == "-e"
+                    && let Some(code) = args.get(i + 1)
+                {
+                    for s in called_strings(code, &["do shell script"]) {
+                        out.push(emb(program, &s.replace("\\\"", "\""), None));
+                    }
+                    i += 1;
+                }
+                i += 1;
+            }
+        }
+        "perl" | "ruby" | "php" | "python" | "python2" | "python3" | "node" | "nodejs" | "bun"
+        | "deno" => {
             for code in one_liner_code(program, &args) {
                 let calls: &[&str] = match program {
                     "perl" => &["system", "exec", "qx"],
@@ -117,7 +133,7 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                         "popen",
                         "proc_open",
                     ],
-                    "node" | "nodejs" => &["execSync", "exec", "spawnSync"],
+                    "node" | "nodejs" | "bun" | "deno" => &["execSync", "exec", "spawnSync"],
                     _ => &[
                         "os.system",
                         "os.popen",
@@ -131,7 +147,10 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                     out.push(emb(program, &s, None));
                 }
                 if program != "python" && !program.starts_with("python") {
+                    let js = matches!(program, "node" | "nodejs" | "bun" | "deno");
                     for s in backtick_strings(code) {
+                        // zx / Bun shell templates: `${process.env.HOME}` is `$HOME`.
+                        let s = if js { js_env_to_shell(&s) } else { s };
                         out.push(emb(program, &s, None));
                     }
                 }
@@ -245,7 +264,8 @@ fn one_liner_code<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
         "ruby" => &["-e"],
         "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => &["-e"],
         "php" => &["-r"],
-        "node" | "nodejs" => &["-e", "--eval", "-p", "--print"],
+        "node" | "nodejs" | "bun" => &["-e", "--eval", "-p", "--print"],
+        "deno" => &["eval"],
         _ => &["-c"],
     };
     let mut out = Vec::new();
@@ -318,6 +338,19 @@ fn piped_strings(code: &str) -> Vec<String> {
 }
 
 /// Backtick command strings: `` `rm -rf ~` ``.
+/// `${process.env.NAME}` / `${Deno.env.get("NAME")}` → `${NAME}`; `${os.homedir()}` → `~`.
+fn js_env_to_shell(s: &str) -> String {
+    let mut out = s
+        .replace("${os.homedir()}", "~")
+        .replace("${require('os').homedir()}", "~")
+        .replace("${process.env.", "${");
+    for q in ['"', '\''] {
+        out = out.replace(&format!("${{Deno.env.get({q}"), "${");
+        out = out.replace(&format!("{q})}}"), "}");
+    }
+    out
+}
+
 fn backtick_strings(code: &str) -> Vec<String> {
     code.split('`')
         .enumerate()

@@ -44,7 +44,9 @@ pub(crate) fn sensitive_matches(arg: &str) -> Vec<&'static str> {
     if !arg.contains(['*', '?', '[']) || arg.len() > 4096 {
         return Vec::new();
     }
-    let pattern = home_token(arg);
+    // `**/` matches any number of directories; the well-known paths sit right under their
+    // directory, so zero of them is what matters.
+    let pattern = home_token(arg).replace("/**/", "/");
     SENSITIVE
         .iter()
         .copied()

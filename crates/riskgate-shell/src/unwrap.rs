@@ -28,6 +28,8 @@ pub(crate) struct Peeled {
     pub next: Next,
     /// The wrapper's own argv, to record as a command of its own (ssh: the connection).
     pub keep: Option<Vec<XWord>>,
+    /// Positional parameters of a shell string (`sh -c 'rm -rf "$1"' _ /`: `$1` is `/`).
+    pub positional: Option<Vec<XWord>>,
 }
 
 /// A prefix wrapper described as data.
@@ -176,6 +178,32 @@ static PREFIX: &[Prefix] = &[
         long_arg: &["-Logfile"],
         no_command: &[
             "-r", "-R", "-x", "-ls", "-list", "-wipe", "-X", "-Q", "-v", "-help",
+        ],
+        ..P
+    },
+    Prefix {
+        // `wsl [-d DISTRO] [-u USER] [-e] CMD …`: a command run in a WSL distribution.
+        names: &["wsl"],
+        short_arg: "du",
+        long_arg: &["--distribution", "--user", "--cd", "--shell-type"],
+        no_command: &[
+            "--unregister",
+            "--list",
+            "-l",
+            "--install",
+            "--shutdown",
+            "--terminate",
+            "-t",
+            "--export",
+            "--import",
+            "--set-default",
+            "-s",
+            "--status",
+            "--update",
+            "--help",
+            "--set-version",
+            "--mount",
+            "--unmount",
         ],
         ..P
     },
@@ -425,6 +453,7 @@ fn peeled(w: Wrapper, next: Next) -> Option<Peeled> {
         assignments: Vec::new(),
         next,
         keep: None,
+        positional: None,
     })
 }
 
@@ -443,6 +472,18 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
         "env" => peel_env(argv),
         "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
         | "oc" => peel_container_exec(prog, argv),
+        "npx" | "pnpx" | "bunx" | "pnpm" | "yarn" | "bun" => peel_package_runner(prog, argv),
+        // rimraf is `rm -rf` as a package.
+        "rimraf" => {
+            let mut inner = vec![XWord::lit("rm"), XWord::lit("-rf")];
+            inner.extend(
+                argv.iter()
+                    .skip(1)
+                    .filter(|w| !w.text().starts_with('-'))
+                    .cloned(),
+            );
+            peeled(wrapper("rimraf", &[]), Next::Argv(inner))
+        }
         "command" => {
             let i = skip_opts(argv, 1, "", &[], false);
             let opts = argv.get(1..i).unwrap_or(&[]);
@@ -852,6 +893,12 @@ fn peel_ssh(argv: &[XWord]) -> Option<Peeled> {
 /// POD -- CMD…`: the command runs inside the container, with its data and credentials.
 fn peel_container_exec(prog: &str, argv: &[XWord]) -> Option<Peeled> {
     let words: Vec<&str> = argv.iter().map(XWord::text).collect();
+    if matches!(prog, "docker" | "podman" | "nerdctl")
+        && let Some(k) = words.iter().take(3).position(|w| *w == "run")
+        && words[1..k].iter().all(|w| *w == "container")
+    {
+        return peel_container_run(prog, argv, k + 1);
+    }
     // Where `exec` is: `docker exec`, `docker container exec`, `docker compose exec`,
     // `kubectl -n prod exec`.
     let at = words.iter().take(6).position(|w| *w == "exec")?;
@@ -907,6 +954,230 @@ fn peel_container_exec(prog: &str, argv: &[XWord]) -> Option<Peeled> {
         wrapper(label, argv.get(1..cmd_at).unwrap_or(&[])),
         Next::Argv(inner.to_vec()),
     )?;
+    p.keep = Some(argv.to_vec());
+    Some(p)
+}
+
+/// `docker run -v /var/lib:/x IMAGE sh -c 'rm -rf /x/*'`: a command in a container that
+/// bind-mounts host paths acts on those host paths. Its words are rewritten from container
+/// paths to host paths and it is read like a host command. Without a host mount the command
+/// only touches the container, and `docker run` is left as it is.
+fn peel_container_run(prog: &str, argv: &[XWord], start: usize) -> Option<Peeled> {
+    const VALUE_OPTS: &[&str] = &[
+        "-v",
+        "--volume",
+        "-e",
+        "--env",
+        "-p",
+        "--publish",
+        "-w",
+        "--workdir",
+        "-u",
+        "--user",
+        "-h",
+        "--hostname",
+        "-m",
+        "--memory",
+        "-c",
+        "--cpu-shares",
+        "-l",
+        "--label",
+        "--name",
+        "--network",
+        "--net",
+        "--entrypoint",
+        "--mount",
+        "--env-file",
+        "--platform",
+        "--cpus",
+        "--add-host",
+        "--device",
+        "--cap-add",
+        "--cap-drop",
+        "--security-opt",
+        "--restart",
+        "--log-driver",
+        "--log-opt",
+        "--tmpfs",
+        "--ulimit",
+        "--pid",
+        "--ipc",
+        "--volumes-from",
+        "--dns",
+        "--gpus",
+        "--runtime",
+        "--stop-signal",
+        "--pull",
+        "--shm-size",
+        "--expose",
+        "--link",
+        "--network-alias",
+        "--ip",
+        "--cidfile",
+        "--userns",
+        "--uts",
+        "--cgroupns",
+    ];
+    let mut mounts: Vec<(String, String)> = Vec::new();
+    let mut entrypoint: Option<XWord> = None;
+    let mut i = start;
+    while let Some(w) = argv.get(i) {
+        let t = w.text();
+        if !t.starts_with('-') || t == "-" {
+            break;
+        }
+        let (name, inline) = match t.split_once('=') {
+            Some((n, v)) if t.starts_with("--") => (n, Some(v.to_string())),
+            _ => (t, None),
+        };
+        let takes = VALUE_OPTS.contains(&name);
+        let value = match (&inline, takes) {
+            (Some(v), _) => Some(v.clone()),
+            (None, true) => {
+                i += 1;
+                argv.get(i).map(|v| v.text().to_string())
+            }
+            _ => None,
+        };
+        i += 1;
+        let Some(v) = value else { continue };
+        match name {
+            "-v" | "--volume" => {
+                let mut parts = v.split(':');
+                if let (Some(h), Some(c)) = (parts.next(), parts.next())
+                    && (h.starts_with('/') || h.starts_with('~') || h.starts_with('$'))
+                    && c.starts_with('/')
+                {
+                    mounts.push((h.to_string(), c.to_string()));
+                }
+            }
+            "--mount" => {
+                let field = |k: &str| {
+                    v.split(',')
+                        .find_map(|f| f.strip_prefix(k).map(str::to_string))
+                };
+                let host = field("source=").or_else(|| field("src="));
+                let ctr = field("target=")
+                    .or_else(|| field("destination="))
+                    .or_else(|| field("dst="));
+                if let (Some(h), Some(c)) = (host, ctr)
+                    && h.starts_with('/')
+                {
+                    mounts.push((h, c));
+                }
+            }
+            "--entrypoint" => entrypoint = Some(XWord::lit(&v)),
+            _ => {}
+        }
+    }
+    if mounts.is_empty() {
+        return None;
+    }
+    // Longest container path first, so `/x/y` wins over `/x`.
+    mounts.sort_by_key(|(_, c)| std::cmp::Reverse(c.len()));
+    let rest = argv.get(i + 1..).unwrap_or(&[]);
+    let mut inner: Vec<XWord> = entrypoint.into_iter().collect();
+    inner.extend(rest.iter().cloned());
+    if inner.is_empty() {
+        return None;
+    }
+    for w in &mut inner {
+        w.w.text = to_host_paths(&w.w.text, &mounts);
+    }
+    let label = format!("{prog} run");
+    let mut p = peeled(
+        wrapper(&label, argv.get(start..=i).unwrap_or(&[])),
+        Next::Argv(inner),
+    )?;
+    p.keep = Some(argv.to_vec());
+    Some(p)
+}
+
+/// Replace container paths by the host paths mounted there, where a path starts (after a
+/// blank, a quote, `=` or at the start) and ends (`/`, a blank, a quote or the end).
+fn to_host_paths(text: &str, mounts: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut k = 0;
+    'outer: while k < text.len() {
+        let at_start = k == 0
+            || text[..k]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_whitespace() || "'\"=:;(".contains(c));
+        if at_start {
+            for (host, ctr) in mounts {
+                let ctr = ctr.trim_end_matches('/');
+                if let Some(after) = text[k..].strip_prefix(ctr)
+                    && after
+                        .chars()
+                        .next()
+                        .is_none_or(|c| c == '/' || c.is_whitespace() || "'\";&|)".contains(c))
+                {
+                    // `/host/etc` → `/etc` when the host path is `/`; `/host` → `/`.
+                    let host = host.trim_end_matches('/');
+                    if host.is_empty() && !after.starts_with('/') {
+                        out.push('/');
+                    } else {
+                        out.push_str(host);
+                    }
+                    k += ctr.len();
+                    continue 'outer;
+                }
+            }
+        }
+        let Some(c) = text[k..].chars().next() else {
+            break;
+        };
+        out.push(c);
+        k += c.len_utf8();
+    }
+    out
+}
+
+/// `npx [-y] PKG ARGS…`, `pnpm dlx PKG`, `yarn dlx PKG`, `bun x PKG`, `bunx PKG`: the
+/// package's binary runs (`PKG@1.2` is `PKG`); `npx -c 'CMD'` runs a shell string.
+fn peel_package_runner(prog: &str, argv: &[XWord]) -> Option<Peeled> {
+    let start = match prog {
+        "npx" | "pnpx" | "bunx" => 1,
+        "pnpm" | "yarn" if argv.get(1).map(XWord::text) == Some("dlx") => 2,
+        "bun" if argv.get(1).map(XWord::text) == Some("x") => 2,
+        _ => return None,
+    };
+    if let Some(k) = argv
+        .iter()
+        .position(|w| matches!(w.text(), "-c" | "--call"))
+    {
+        let script = argv.get(k + 1)?;
+        let mut p = peeled(wrapper(prog, &[]), Next::Script(vec![script.clone()]))?;
+        p.keep = Some(argv.to_vec());
+        return Some(p);
+    }
+    let i = skip_opts(
+        argv,
+        start,
+        "p",
+        &["--package", "--cache", "--registry"],
+        false,
+    );
+    let first = argv.get(i)?;
+    let pkg = first.text();
+    let bare = match pkg.rfind('@') {
+        Some(k) if k > 0 => &pkg[..k],
+        _ => pkg,
+    };
+    let mut inner = vec![XWord {
+        w: Word {
+            text: bare.to_string(),
+            dynamic: first.w.dynamic,
+        },
+        feed: first.feed,
+    }];
+    inner.extend(argv.iter().skip(i + 1).cloned());
+    let mut p = peeled(
+        wrapper(prog, argv.get(1..i).unwrap_or(&[])),
+        Next::Argv(inner),
+    )?;
+    // `npx` itself stays visible (auto-installing unknown packages is a risk of its own).
     p.keep = Some(argv.to_vec());
     Some(p)
 }
@@ -997,12 +1268,35 @@ fn peel_shell(prog: &str, argv: &[XWord]) -> Option<Peeled> {
     let script = argv.get(i)?;
     let name = format!("{prog} -c");
     let args: Vec<XWord> = opts.into_iter().filter(|w| w.text() != "-c").collect();
-    peeled(wrapper(&name, &args), Next::Script(vec![script.clone()]))
+    let mut p = peeled(wrapper(&name, &args), Next::Script(vec![script.clone()]))?;
+    // After the script: `$0`, then `$1` ….
+    p.positional = argv
+        .get(i + 1..)
+        .filter(|r| !r.is_empty())
+        .map(<[XWord]>::to_vec);
+    Some(p)
 }
 
 /// `find … -exec CMD … ;` / `+` (and -execdir, -ok, -okdir): the argv of each action.
 pub(crate) fn find_execs(argv: &[XWord]) -> Vec<(String, Vec<XWord>)> {
     let mut out = Vec::new();
+    // `{}` stands for each file found: with a name filter, `ROOT/**/NAME` says what it is
+    // (`find ~/.ssh -name 'id_*' -exec cat {} ;` reads `~/.ssh/**/id_*`).
+    let root = argv
+        .iter()
+        .skip(1)
+        .find(|w| !w.text().starts_with('-'))
+        .filter(|w| !w.w.dynamic)
+        .map(|w| w.text().trim_end_matches('/').to_string());
+    let name = argv
+        .windows(2)
+        .find(|p| matches!(p[0].text(), "-name" | "-iname"))
+        .map(|p| p[1].text().to_string())
+        .filter(|n| !n.contains('/'));
+    let found = match (root, name) {
+        (Some(r), Some(n)) => Some(format!("{r}/**/{n}")),
+        _ => None,
+    };
     let mut i = 1;
     while i < argv.len() {
         let t = argv[i].text();
@@ -1013,7 +1307,14 @@ pub(crate) fn find_execs(argv: &[XWord]) -> Vec<(String, Vec<XWord>)> {
             while end < argv.len() && !matches!(argv[end].text(), ";" | "+" | "\\;") {
                 end += 1;
             }
-            let cmd: Vec<XWord> = argv.get(start..end).unwrap_or(&[]).to_vec();
+            let mut cmd: Vec<XWord> = argv.get(start..end).unwrap_or(&[]).to_vec();
+            if let Some(f) = &found {
+                for w in cmd.iter_mut().skip(1) {
+                    if w.w.text.contains("{}") {
+                        w.w.text = w.w.text.replace("{}", f);
+                    }
+                }
+            }
             if !cmd.is_empty() {
                 out.push((format!("find {kind}"), cmd));
             }

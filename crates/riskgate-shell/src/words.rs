@@ -38,7 +38,12 @@ impl Norm<'_> {
     ) {
         let mut feed = Feed::default();
         let segs = self.segments(raw, frame, span, &mut feed, false);
-        assemble(segs, feed, out);
+        // Field splitting uses the script's IFS when it set one literally (`IFS=,; $c`).
+        let ifs = match self.env.get("IFS") {
+            Some(Some(v)) => v.clone(),
+            _ => " \t\n".to_string(),
+        };
+        assemble(segs, feed, out, &ifs);
     }
 
     /// Expand `raw` into exactly one word (no splitting: assignments, redirect targets,
@@ -194,6 +199,17 @@ impl Norm<'_> {
                 parameter: Parameter::Named(n),
                 indirect: false,
             } => self.lookup(n, quoted).unwrap_or_else(dynamic),
+            // `${!ref}`: the variable whose name `ref` holds.
+            ParameterExpr::Parameter {
+                parameter: Parameter::Named(n),
+                indirect: true,
+            } => match self.env.get(n.as_str()) {
+                Some(Some(target)) if crate::unwrap::is_name(target) => {
+                    let target = target.clone();
+                    self.lookup(&target, quoted).unwrap_or_else(dynamic)
+                }
+                _ => dynamic(),
+            },
             // `"${arr[@]}"`, `"$@"`: every element is a word of its own, quoted or not.
             ParameterExpr::Parameter {
                 parameter:
@@ -399,8 +415,8 @@ fn unescape_backquoted(s: &str) -> String {
     out
 }
 
-/// Join segments into words, splitting unquoted literal expansions on blanks.
-fn assemble(segs: Vec<Seg>, feed: Feed, out: &mut Vec<XWord>) {
+/// Join segments into words, splitting unquoted literal expansions on the IFS characters.
+fn assemble(segs: Vec<Seg>, feed: Feed, out: &mut Vec<XWord>, ifs: &str) {
     let mut cur = Word {
         text: String::new(),
         dynamic: false,
@@ -424,7 +440,7 @@ fn assemble(segs: Vec<Seg>, feed: Feed, out: &mut Vec<XWord>) {
     for s in segs {
         if s.split && !s.dynamic {
             for c in s.text.chars() {
-                if matches!(c, ' ' | '\t' | '\n') {
+                if ifs.contains(c) {
                     push(&mut cur, &mut has, out);
                 } else {
                     cur.text.push(c);

@@ -212,8 +212,11 @@ fn find_exec_and_xargs() {
         "{:?}",
         canon(&p)
     );
-    let c = get(&p, "rm --recursive --force {}");
+    // With a name filter, `{}` says which files: ROOT/**/NAME.
+    let c = get(&p, "rm --recursive --force /**/x");
     assert_eq!(c.wrappers[0].name, "find -exec");
+    let p = parse("find . -type d -exec rm -rf {} +");
+    assert!(has(&p, "rm --recursive --force {}"), "{:?}", canon(&p));
     let p = parse("sudo find . -execdir rm -rf {} +");
     assert!(get(&p, "rm --recursive --force {}").privileged);
     let p = parse("find . -print0 | xargs -0 rm -rf");
@@ -703,4 +706,35 @@ fn container_exec_and_terminal_multiplexers_are_unwrapped() {
     // Listing sessions runs nothing.
     assert!(!has(&parse("screen -ls"), RMRF));
     assert_eq!(parse("docker ps").commands.len(), 1);
+}
+
+#[test]
+fn more_runners_are_unwrapped() {
+    for src in [
+        // A container with a host mount acts on the host paths.
+        "docker run --rm -v /:/host alpine rm -rf /host",
+        "docker run --rm --mount type=bind,source=/,target=/h alpine sh -c 'rm -rf /h'",
+        // sh -c SCRIPT NAME ARGS: `$1` is the first ARG.
+        "sh -c 'rm -rf \"$1\"' _ /",
+        // Indirect expansion and IFS splitting.
+        "c='rm -rf /'; ref=c; ${!ref}",
+        "IFS=,; c=rm,-rf,/; $c",
+        // Package runners and rimraf.
+        "npx rimraf /",
+        "pnpm dlx rimraf@5 /",
+        // AppleScript, Bun templates, Windows names.
+        "osascript -e 'do shell script \"rm -rf /\"'",
+        "bun -e 'await Bun.$`rm -rf /`'",
+        "/mnt/c/Windows/System32/wsl.exe -e rm -rf /",
+    ] {
+        assert!(has(&parse(src), RMRF), "{src}: {:?}", canon(&parse(src)));
+    }
+    // Without a host mount, a container's command stays inside it.
+    assert!(!has(&parse("docker run --rm alpine rm -rf /"), RMRF));
+    // `$1` of a shell string does not leak into the rest of the script.
+    let p = parse("sh -c 'echo $1' _ x; rm -rf \"$1\"");
+    assert!(!has(&p, "rm --recursive --force x"), "{:?}", canon(&p));
+    // JS templates use the environment variable's shell name.
+    let p = parse("bun -e 'await Bun.$`rm -rf ${process.env.HOME}/code`'");
+    assert!(has(&p, "rm --recursive --force ~/code"), "{:?}", canon(&p));
 }
