@@ -453,6 +453,7 @@ pub(crate) fn decide_leveled(
             );
         } else {
             let hint = approve_hint(&out_pattern(action));
+            let what = what.trim_end_matches('.');
             let msg = if ctx.agent.is_some() {
                 format!(
                     "{head} refused: needs a person's approval and nobody can be asked here (not interactive). {what}. A person can approve it{hint}."

@@ -110,6 +110,12 @@ pub fn render(assessment: &Assessment, decision: Option<Decision>, opts: RenderO
 }
 
 fn summary_tail(a: &Assessment) -> String {
+    // A level the findings do not explain was set by the policy: its reason comes first.
+    if a.findings.first().is_none_or(|f| f.level < a.level)
+        && let Some(r) = a.reasons.first()
+    {
+        return r.clone();
+    }
     match a.findings.first() {
         None => "nothing risky found".to_string(),
         Some(top) if a.findings.len() == 1 => top.description.clone(),

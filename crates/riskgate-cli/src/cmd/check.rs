@@ -68,6 +68,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Format::Text => {
             let mut shown = outcome.assessment.clone();
+            if outcome.level != shown.level
+                && let Some(adj) = outcome.adjustments.last()
+            {
+                shown.reasons.insert(0, format!("policy: {adj}"));
+            }
             shown.level = outcome.level;
             shown.score = outcome.score;
             out!(
