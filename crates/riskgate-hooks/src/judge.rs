@@ -135,6 +135,9 @@ pub fn project_roots(
 /// the tool ran ([`Call::after`]), remember instead what needed the user's approval.
 pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     let cwd = call_cwd(call);
+    for w in policy.warnings() {
+        eprintln!("riskgate: warning: {w}");
+    }
     let mut ctx = Context::new(cwd.clone()).agent(agent.name(), call.session_id.clone());
     ctx.source = agent.source();
     ctx.host_can_ask = can_ask(agent, call.can_ask, &policy);
