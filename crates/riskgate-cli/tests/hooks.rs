@@ -542,3 +542,34 @@ fn an_approval_in_the_agent_is_remembered_for_the_session() {
     let (out, _) = hook(&e, "claude", crit.to_string().as_bytes());
     assert_eq!(decision("claude", &out).as_deref(), Some("deny"), "{out}");
 }
+
+#[test]
+fn ask_fallback_in_the_policy_decides_what_needs_a_person() {
+    let e = env();
+    let run = |agent: &str, set: &str, payload: Value| {
+        let out = riskgate(&e)
+            .args(["hook", agent, "--set", set])
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    let push = json!({"command": "git push --force origin main"});
+    // Gemini asks only when the policy says so
+    let out = run(
+        "gemini",
+        "hooks.ask_fallback=ask",
+        gemini(&e, "run_shell_command", push.clone()),
+    );
+    assert_eq!(decision("gemini", &out).as_deref(), Some("ask"), "{out}");
+    // Claude is refused instead of asked when the policy says deny
+    let out = run(
+        "claude",
+        "hooks.ask_fallback=deny",
+        claude(&e, "Bash", push.clone()),
+    );
+    assert_eq!(decision("claude", &out).as_deref(), Some("deny"), "{out}");
+    // Codex never gets ask, whatever the policy
+    let out = run("codex", "hooks.ask_fallback=ask", codex(&e, "Bash", push));
+    assert_eq!(decision("codex", &out).as_deref(), Some("deny"), "{out}");
+}
