@@ -5,6 +5,12 @@ Usage: python3 bench/latency.py [--bin target/release/riskgate] [--runs 300] [--
 
 Hook cases (`riskgate hook claude`) get their Claude Code PreToolUse payload on stdin, as the
 agent sends it (the pipe is part of the hook's cost); the baseline is plain `/bin/true`.
+The statically linked build of the README's hook figures:
+
+    cargo rustc --release -p riskgate-cli --bin riskgate -- \
+        -C target-feature=+crt-static -C relocation-model=static
+    cp target/release/riskgate /tmp/riskgate-static
+    python3 bench/latency.py --runs 300 --only hook --bin /tmp/riskgate-static
 
 Each case is run --runs times, interleaved with /bin/true so machine noise hits both alike;
 prints the median and p90 of each case and its ratio to the median of /bin/true. State and
