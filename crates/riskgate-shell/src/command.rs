@@ -203,6 +203,9 @@ impl Norm<'_> {
         } else {
             Vec::new()
         };
+        if let Some(cwd) = &self.cwd {
+            crate::globs::under_cwd(&program, cwd, &mut args);
+        }
         crate::globs::expand(&mut args);
         let idx = self.commands.len();
         self.commands.push(SimpleCommand {
@@ -253,6 +256,17 @@ impl Norm<'_> {
                         self.set_var(&w.text, None);
                     }
                 }
+            }
+            "cd" | "pushd" => {
+                let target = raw
+                    .iter()
+                    .skip(1)
+                    .find(|w| !w.text.starts_with('-') || w.text == "-");
+                self.cwd = match target {
+                    None => Some("~".to_string()),
+                    Some(w) if w.dynamic || w.text == "-" => None,
+                    Some(w) => crate::globs::join_cwd(self.cwd.as_deref(), &w.text),
+                };
             }
             // `set -- a b`, `set a b`: the positional parameters `"$@"`, `$1` … become known.
             "set" => {

@@ -159,6 +159,8 @@ pub(crate) struct Norm<'s> {
     pub work_budget: usize,
     /// Literal outputs of read process substitutions (`<(echo 'DROP TABLE t')`).
     pub subst_texts: Vec<String>,
+    /// The working directory after a literal `cd` (`cd /srv/backups && rm -f *.gz`).
+    pub cwd: Option<String>,
     limit_noted: bool,
 }
 
@@ -184,6 +186,7 @@ impl<'s> Norm<'s> {
             work: 0,
             work_budget: limits.max_input_bytes.saturating_mul(8).max(4096),
             subst_texts: Vec::new(),
+            cwd: None,
             limit_noted: false,
         }
     }

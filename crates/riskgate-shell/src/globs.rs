@@ -74,6 +74,63 @@ pub(crate) fn expand(args: &mut Vec<crate::Word>) {
     }));
 }
 
+/// Programs whose positional arguments are paths resolved against the working directory.
+const PATH_PROGRAMS: &[&str] = &[
+    "rm", "rmdir", "shred", "unlink", "truncate", "mv", "cp", "chmod", "chown", "chgrp", "find",
+    "ln", "srm", "wipe",
+];
+
+/// After `cd DIR`: the relative path arguments of file programs, made relative to DIR
+/// (`cd /srv/backups && rm -f *.gz` removes `/srv/backups/*.gz`; `cd / && rm -rf *` is `/*`).
+pub(crate) fn under_cwd(program: &str, cwd: &str, args: &mut [crate::Word]) {
+    if !PATH_PROGRAMS.contains(&program) {
+        return;
+    }
+    let mut after_dd = false;
+    for a in args.iter_mut() {
+        if a.text == "--" {
+            after_dd = true;
+            continue;
+        }
+        if a.dynamic || a.text.is_empty() || (!after_dd && a.text.starts_with('-')) {
+            continue;
+        }
+        if let Some(p) = join_cwd(Some(cwd), &a.text) {
+            a.text = p;
+        }
+    }
+}
+
+/// `path` seen from `cwd`: absolute and `~` paths as they are, `.`/`./x`/`x` under `cwd`, `..`
+/// steps removed; `None` when the result is unknown.
+pub(crate) fn join_cwd(cwd: Option<&str>, path: &str) -> Option<String> {
+    if path.starts_with('/') || path == "~" || path.starts_with("~/") {
+        return Some(path.to_string());
+    }
+    if path.starts_with(['$', '~']) || path.contains(['=', ':']) {
+        return None;
+    }
+    let base = cwd?.trim_end_matches('/');
+    let mut parts: Vec<&str> = base.split('/').collect();
+    for seg in path.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if parts.len() > 1 {
+                    parts.pop();
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    let joined = parts.join("/");
+    Some(if joined.is_empty() {
+        "/".to_string()
+    } else {
+        joined
+    })
+}
+
 /// `/home/$USER/x`, `/Users/${USER}/x`, `$HOME/x` → `~/x`.
 fn home_token(arg: &str) -> String {
     for prefix in ["/home/", "/Users/"] {

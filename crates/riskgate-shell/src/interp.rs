@@ -275,6 +275,23 @@ pub(crate) fn stdin_reader(program: &str, argv: &[Word]) -> Option<Reader> {
         }
         return Some(Reader::Shell);
     }
+    if program == "ssh" {
+        // `ssh host <<EOF`: with no remote command, the remote shell reads its script from stdin.
+        let mut positionals = 0;
+        let mut i = 1;
+        while let Some(w) = argv.get(i) {
+            let t = w.text.as_str();
+            i += 1;
+            if let Some(opt) = t.strip_prefix('-') {
+                if opt.len() == 1 && "bcDEeFIiJLlmOoPpQRSWw".contains(opt) {
+                    i += 1;
+                }
+                continue;
+            }
+            positionals += 1;
+        }
+        return (positionals == 1).then_some(Reader::Shell);
+    }
     if matches!(program, "at" | "batch") {
         // at and batch read the commands to schedule from stdin unless `-f FILE`; `-l`, `-r`,
         // `-d`, `-c` list, remove or print jobs.

@@ -473,6 +473,21 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
         "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
         | "oc" => peel_container_exec(prog, argv),
         "npx" | "pnpx" | "bunx" | "pnpm" | "yarn" | "bun" => peel_package_runner(prog, argv),
+        // `cross-env NODE_ENV=production CMD …`: env for Node projects.
+        "cross-env" | "cross-env-shell" => {
+            let i = argv
+                .iter()
+                .skip(1)
+                .position(|w| !w.text().contains('=') || w.text().starts_with('-'))?
+                + 1;
+            let rest = argv.get(i..).filter(|r| !r.is_empty())?.to_vec();
+            let next = if prog == "cross-env-shell" {
+                Next::Script(rest)
+            } else {
+                Next::Argv(rest)
+            };
+            peeled(wrapper(prog, argv.get(1..i).unwrap_or(&[])), next)
+        }
         // rimraf is `rm -rf` as a package.
         "rimraf" => {
             let mut inner = vec![XWord::lit("rm"), XWord::lit("-rf")];

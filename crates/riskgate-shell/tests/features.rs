@@ -738,3 +738,25 @@ fn more_runners_are_unwrapped() {
     let p = parse("bun -e 'await Bun.$`rm -rf ${process.env.HOME}/code`'");
     assert!(has(&p, "rm --recursive --force ~/code"), "{:?}", canon(&p));
 }
+
+#[test]
+fn cd_makes_later_relative_paths_absolute() {
+    assert!(has(&parse("cd / && rm -rf *"), "rm --recursive --force /*"));
+    assert!(has(
+        &parse("cd /srv && rm -rf app"),
+        "rm --recursive --force /srv/app"
+    ));
+    assert!(has(
+        &parse("cd /srv/a && rm -rf ../b"),
+        "rm --recursive --force /srv/b"
+    ));
+    // Unknown directory, or a program that takes no paths: as written.
+    assert!(has(
+        &parse("cd \"$D\" && rm -rf app"),
+        "rm --recursive --force app"
+    ));
+    assert!(has(&parse("cd /srv && echo app"), "echo app"));
+    // `ssh host <<EOF` runs the heredoc as the remote script; cross-env is env.
+    assert!(has(&parse("ssh prod <<'EOF'\nrm -rf /\nEOF"), RMRF));
+    assert!(has(&parse("cross-env NODE_ENV=production rm -rf /"), RMRF));
+}

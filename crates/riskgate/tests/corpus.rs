@@ -52,7 +52,11 @@ fn corpus_false_negatives_and_false_positives() {
     let n_evasions = evasions.len();
     dangerous.extend(evasions);
     let mut safe = load("safe.jsonl");
-    for e in load("round2.jsonl").into_iter().chain(load("round3.jsonl")) {
+    for e in load("round2.jsonl")
+        .into_iter()
+        .chain(load("round3.jsonl"))
+        .chain(load("round4.jsonl"))
+    {
         match e.truth.as_deref() {
             Some("dangerous") => dangerous.push(e),
             Some("safe") => safe.push(e),
