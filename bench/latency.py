@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-call latency of the `riskgate` binary against `/bin/true`, measured in the same run.
 
-Usage: python3 bench/latency.py [--bin target/release/riskgate] [--runs 300] [--only hook]
+Usage: python3 bench/latency.py [--bin target/x86_64-unknown-linux-gnu/release/riskgate] [--runs 300] [--only hook]
 
 Hook cases (`riskgate hook claude`) get their Claude Code PreToolUse payload on stdin, as the
 agent sends it (the pipe is part of the hook's cost); the baseline is plain `/bin/true`.
@@ -57,7 +57,13 @@ def timed(argv, env, stdin=None):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", default="target/release/riskgate")
+    # The workspace builds for an explicit target (.cargo/config.toml: static linking).
+    default_bin = next(
+        (p for p in ("target/x86_64-unknown-linux-gnu/release/riskgate", "target/release/riskgate")
+         if os.path.exists(p)),
+        "target/release/riskgate",
+    )
+    ap.add_argument("--bin", default=default_bin)
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--only", default="", help="run only the cases whose name starts with this")
     args = ap.parse_args()
