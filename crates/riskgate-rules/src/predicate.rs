@@ -57,7 +57,7 @@ impl Tiered {
             return None;
         }
         self.full
-            .get_or_init(|| full_regex(&self.source).ok())
+            .get_or_init(|| full_regex(&non_capturing(&self.source)).ok())
             .as_ref()
     }
 }
@@ -105,6 +105,10 @@ pub(crate) fn compile_regex(re: &str) -> Result<Regex, String> {
 }
 
 fn compile_uncached(re: &str) -> Result<Regex, String> {
+    // Rules only ask whether and where a regex matches. Capture groups would make
+    // `regex-lite` allocate and zero a slot table of states × groups for every regex a
+    // command selects (megabytes for the large alternations of the network rules).
+    let re = &non_capturing(re);
     if let Ok(r) = regex_lite::RegexBuilder::new(re)
         .size_limit(REGEX_SIZE_LIMIT)
         .build()
@@ -117,6 +121,40 @@ fn compile_uncached(re: &str) -> Result<Regex, String> {
         })));
     }
     full_regex(re).map(Regex::Full)
+}
+
+/// `re` with every capture group `( … )` made non-capturing `(?: … )`; escapes and
+/// character classes are left alone, as are groups that already start with `(?`.
+fn non_capturing(re: &str) -> String {
+    let mut out = String::with_capacity(re.len() + 16);
+    let mut chars = re.chars().peekable();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        out.push(c);
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            '[' if !in_class => {
+                in_class = true;
+                // `[]…]` and `[^]…]`: a leading `]` is a literal.
+                if chars.peek() == Some(&'^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    out.push(']');
+                    chars.next();
+                }
+            }
+            ']' if in_class => in_class = false,
+            '(' if !in_class && chars.peek() != Some(&'?') => out.push_str("?:"),
+            _ => {}
+        }
+    }
+    out
 }
 
 fn full_regex(re: &str) -> Result<regex::bytes::Regex, String> {
@@ -375,5 +413,21 @@ mod tests {
         let e = CPred::compile(&Pred::Exact("/".into())).unwrap();
         assert!(e.matches("/") && !e.matches("/tmp"));
         assert!(CPred::compile(&Pred::Regex("(".into())).is_err());
+    }
+}
+
+#[cfg(test)]
+mod capture_tests {
+    use super::non_capturing;
+
+    #[test]
+    fn groups_become_non_capturing_and_nothing_else_changes() {
+        assert_eq!(non_capturing("^(rm|rmdir)\\s"), "^(?:rm|rmdir)\\s");
+        assert_eq!(non_capturing("(?i)(a)"), "(?i)(?:a)");
+        assert_eq!(non_capturing("\\(x\\)"), "\\(x\\)");
+        assert_eq!(non_capturing("[(]a[^)(]"), "[(]a[^)(]");
+        assert_eq!(non_capturing("[]()]"), "[]()]");
+        assert_eq!(non_capturing("(?:a)(b)"), "(?:a)(?:b)");
+        assert_eq!(non_capturing("[\\]](c)"), "[\\]](?:c)");
     }
 }
