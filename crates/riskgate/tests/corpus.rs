@@ -56,6 +56,7 @@ fn corpus_false_negatives_and_false_positives() {
         .into_iter()
         .chain(load("round3.jsonl"))
         .chain(load("round4.jsonl"))
+        .chain(load("round5.jsonl"))
     {
         match e.truth.as_deref() {
             Some("dangerous") => dangerous.push(e),
