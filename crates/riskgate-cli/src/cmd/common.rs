@@ -37,13 +37,20 @@ impl PolicyArgs {
     /// Load the effective policy for the current directory.
     pub fn load(&self) -> anyhow::Result<Policy> {
         let cwd = std::env::current_dir().context("cannot read the current directory")?;
+        self.load_at(&cwd).map_err(anyhow::Error::msg)
+    }
+
+    /// Load the effective policy for `cwd` (an agent's working directory for hooks).
+    pub fn load_at(&self, cwd: &std::path::Path) -> Result<Policy, String> {
         let environment = match &self.environment {
             Some(e) => Some(match e.to_ascii_lowercase().as_str() {
                 "test" | "testing" | "dev" | "development" | "staging" => Environment::Test,
                 "production" | "prod" => Environment::Production,
-                other => anyhow::bail!(
-                    "--env: unknown environment `{other}` (expected test or production)"
-                ),
+                other => {
+                    return Err(format!(
+                        "--env: unknown environment `{other}` (expected test or production)"
+                    ));
+                }
             }),
             None => None,
         };
@@ -57,7 +64,7 @@ impl PolicyArgs {
             set: self.set.clone(),
             ..CliOverrides::default()
         };
-        Ok(Policy::load(&cwd, &cli)?)
+        Policy::load(cwd, &cli).map_err(|e| e.to_string())
     }
 }
 

@@ -8,8 +8,6 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use riskgate::gate::policy::Environment;
-use riskgate::gate::{CliOverrides, Policy};
 use riskgate_hooks::{Agent, Options, Reply, run};
 
 use crate::cmd::common::PolicyArgs;
@@ -70,7 +68,7 @@ pub fn run_hook(args: Args) -> anyhow::Result<ExitCode> {
     let opts = Options {
         agent: args.agent,
         timeout,
-        load_policy: Box::new(move |cwd| load_policy(&policy_args, cwd)),
+        load_policy: Box::new(move |cwd| policy_args.load_at(cwd)),
         on_timeout: (!timeout.is_zero()).then(|| -> riskgate_hooks::run::OnTimeout {
             Box::new(|reply: &Reply| {
                 print_reply(reply);
@@ -92,28 +90,4 @@ fn print_reply(reply: &Reply) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(reply.stdout.as_bytes());
     let _ = out.flush();
-}
-
-/// The policy for the agent's working directory `cwd`, with the command-line layer of `args`
-/// (as `PolicyArgs::load` does for the process's directory).
-fn load_policy(args: &PolicyArgs, cwd: &std::path::Path) -> Result<Policy, String> {
-    let environment = match args.environment.as_deref().map(str::to_ascii_lowercase) {
-        None => None,
-        Some(e) if ["production", "prod"].contains(&e.as_str()) => Some(Environment::Production),
-        Some(e) if ["test", "testing", "dev", "development", "staging"].contains(&e.as_str()) => {
-            Some(Environment::Test)
-        }
-        Some(e) => return Err(format!("--env: unknown environment `{e}`")),
-    };
-    let cli = CliOverrides {
-        config_file: args.config.clone(),
-        no_config_files: args.no_config,
-        environment,
-        state_dir: args.state_dir.clone(),
-        data_dir: args.data_dir.clone(),
-        rules_extra: args.rules.clone(),
-        set: args.set.clone(),
-        ..CliOverrides::default()
-    };
-    Policy::load(cwd, &cli).map_err(|e| e.to_string())
 }
