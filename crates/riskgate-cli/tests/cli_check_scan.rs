@@ -1,23 +1,11 @@
 //! The `parse`, `check` and `scan` commands through the built binary: output shapes, decisions
 //! and exit codes. State is isolated in a temporary directory.
 
+mod common;
+use common::riskgate;
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
-
-fn riskgate(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("riskgate").expect("binary is built");
-    cmd.current_dir(dir)
-        .env("HOME", dir)
-        .env("RISKGATE_STATE_DIR", dir.join("state"))
-        .env("RISKGATE_DATA_DIR", dir.join("data"))
-        .env("RISKGATE_CONFIG_DIR", dir.join("config"))
-        .env("NO_COLOR", "1")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME");
-    cmd
-}
 
 fn json_of(out: &[u8]) -> Value {
     serde_json::from_slice(out).expect("stdout is JSON")

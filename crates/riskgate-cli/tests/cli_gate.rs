@@ -1,22 +1,9 @@
 //! `config show`, `approvals` and `log` through the built binary, with isolated state.
 
-use std::path::Path;
+mod common;
+use common::riskgate;
 
-use assert_cmd::Command;
 use serde_json::Value;
-
-fn riskgate(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("riskgate").expect("binary is built");
-    cmd.current_dir(dir)
-        .env("HOME", dir)
-        .env("RISKGATE_STATE_DIR", dir.join("state"))
-        .env("RISKGATE_DATA_DIR", dir.join("data"))
-        .env("RISKGATE_CONFIG_DIR", dir.join("config"))
-        .env("NO_COLOR", "1")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME");
-    cmd
-}
 
 #[test]
 fn config_show_names_the_source_of_each_value() {

@@ -3,23 +3,11 @@
 //! refused when nobody can be asked unless `--force` / `--accept-risk` or an approval, and an
 //! approval is invalidated when a risky node changes. Nothing assessed is executed.
 
+mod common;
+use common::riskgate;
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
-
-fn riskgate(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("riskgate").expect("binary is built");
-    cmd.current_dir(dir)
-        .env("HOME", dir)
-        .env("RISKGATE_STATE_DIR", dir.join("state"))
-        .env("RISKGATE_DATA_DIR", dir.join("data"))
-        .env("RISKGATE_CONFIG_DIR", dir.join("config"))
-        .env("NO_COLOR", "1")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME");
-    cmd
-}
 
 fn run(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let out = riskgate(dir).args(args).output().expect("runs");

@@ -1,0 +1,19 @@
+//! What the CLI test files share: the built binary, isolated from the user's state and config.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+/// `riskgate` run in `dir`, with its state, audit log and config under `dir` and no color.
+pub fn riskgate(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("riskgate").expect("binary is built");
+    cmd.current_dir(dir)
+        .env("HOME", dir)
+        .env("RISKGATE_STATE_DIR", dir.join("state"))
+        .env("RISKGATE_DATA_DIR", dir.join("data"))
+        .env("RISKGATE_CONFIG_DIR", dir.join("config"))
+        .env("NO_COLOR", "1")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME");
+    cmd
+}
