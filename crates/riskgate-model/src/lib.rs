@@ -33,3 +33,17 @@ pub use assessment::{Assessment, Explanation, MAX_RESOURCES, combine_scores};
 pub use decision::Decision;
 pub use finding::{Finding, Location, Span};
 pub use level::{ParseLevelError, RiskLevel};
+
+/// What kind of JSON value `v` is, for error messages about input (`expected an object, got
+/// an array`).
+pub fn json_kind(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -67,7 +67,10 @@ fn understand(line: &str) -> Line {
                 },
                 Some(other) => Line::Invalid {
                     id,
-                    error: format!("`command` must be a string, found {}", kind_of(other)),
+                    error: format!(
+                        "`command` must be a string, found {}",
+                        riskgate::model::json_kind(other)
+                    ),
                 },
                 None => Line::Invalid {
                     id,
@@ -77,23 +80,15 @@ fn understand(line: &str) -> Line {
         }
         Ok(other) => Line::Invalid {
             id: None,
-            error: format!("expected a JSON object, found {}", kind_of(&other)),
+            error: format!(
+                "expected a JSON object, found {}",
+                riskgate::model::json_kind(&other)
+            ),
         },
         Err(e) => Line::Invalid {
             id: None,
             error: format!("invalid JSON: {e}"),
         },
-    }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 

@@ -57,20 +57,9 @@ pub(crate) fn object(bytes: &[u8]) -> Result<Map<String, Value>, HookError> {
         Ok(Value::Object(m)) => Ok(m),
         Ok(other) => Err(HookError::NotJson(format!(
             "expected a JSON object, got {}",
-            kind_of(&other)
+            riskgate::model::json_kind(&other)
         ))),
         Err(e) => Err(HookError::NotJson(format!("not JSON ({e})"))),
-    }
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
@@ -80,7 +69,7 @@ pub(crate) fn req_str(m: &Map<String, Value>, key: &str) -> Result<String, HookE
         Some(Value::String(s)) => Ok(s.clone()),
         Some(other) => Err(HookError::Malformed(format!(
             "`{key}` must be a string, got {}",
-            kind_of(other)
+            riskgate::model::json_kind(other)
         ))),
         None => Err(HookError::Malformed(format!("`{key}` is missing"))),
     }
@@ -106,7 +95,7 @@ pub(crate) fn opt_str(m: &Map<String, Value>, key: &str) -> Result<Option<String
         Some(Value::String(s)) => Ok(Some(s.clone())),
         Some(other) => Err(HookError::Malformed(format!(
             "`{key}` must be a string, got {}",
-            kind_of(other)
+            riskgate::model::json_kind(other)
         ))),
     }
 }
@@ -124,7 +113,7 @@ pub(crate) fn req_obj(m: &Map<String, Value>, key: &str) -> Result<Map<String, V
         },
         Some(other) => Err(HookError::Malformed(format!(
             "`{key}` must be an object, got {}",
-            kind_of(other)
+            riskgate::model::json_kind(other)
         ))),
         None => Err(HookError::Malformed(format!("`{key}` is missing"))),
     }
