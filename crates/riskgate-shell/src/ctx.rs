@@ -161,6 +161,8 @@ pub(crate) struct Norm<'s> {
     pub subst_texts: Vec<String>,
     /// The working directory after a literal `cd` (`cd /srv/backups && rm -f *.gz`).
     pub cwd: Option<String>,
+    /// The nested text being walked (`bash -c '…'`), whose own offsets brush reports.
+    pub nested_src: Option<String>,
     limit_noted: bool,
 }
 
@@ -187,6 +189,7 @@ impl<'s> Norm<'s> {
             work_budget: limits.max_input_bytes.saturating_mul(8).max(4096),
             subst_texts: Vec::new(),
             cwd: None,
+            nested_src: None,
             limit_noted: false,
         }
     }

@@ -30,10 +30,15 @@ impl Norm<'_> {
         let mut parser = brush_parser::Parser::new(std::io::Cursor::new(text.as_bytes()), &opts);
         match parser.parse_program() {
             Ok(program) => {
+                let outer = match frame.span {
+                    Some(_) => self.nested_src.replace(text.to_string()),
+                    None => self.nested_src.take(),
+                };
                 let mut r = None;
                 for cc in &program.complete_commands {
                     r = join(r, self.walk_list(cc, frame, 0));
                 }
+                self.nested_src = outer;
                 r
             }
             Err(e) => {
@@ -223,14 +228,18 @@ impl Norm<'_> {
         match cc {
             C::Arithmetic(a) => {
                 let span = self.span_or(frame, &a.loc);
-                // `( ( ls ) )` is two subshells: `((` opens arithmetic only when adjacent. In
-                // nested text (no source offsets of its own) the body decides: text that is no
-                // arithmetic expression is read as commands, which errs on the safe side.
-                let spaced = frame.span.is_none()
-                    && self
-                        .src
-                        .get(span.start..)
-                        .is_some_and(|t| t.starts_with('(') && !t.starts_with("(("));
+                // `( ( ls ) )` is two subshells: `((` opens arithmetic only when adjacent.
+                // brush reads both as arithmetic, so the text at the node's start decides (the
+                // nested text's own, for `bash -c '( ( rm /tmp/x ) )'`).
+                let start = a.loc.start.index;
+                let spaced = match (frame.span, self.nested_src.as_deref()) {
+                    (None, _) => self.src.get(span.start..).is_some_and(spaced_parens),
+                    (Some(_), Some(text)) => {
+                        let rest: String = text.chars().skip(start).take(2).collect();
+                        spaced_parens(&rest)
+                    }
+                    (Some(_), None) => false,
+                };
                 if spaced || !crate::limits::is_arithmetic(&a.expr.value) {
                     let f = Frame {
                         depth: frame.depth + 1,
@@ -672,4 +681,9 @@ fn back_over_operator(src: &str, at: usize) -> usize {
 
 fn is_declaration(p: &str) -> bool {
     matches!(p, "export" | "declare" | "typeset" | "local" | "readonly")
+}
+
+/// `( (` — two subshells — rather than the `((` that opens arithmetic.
+fn spaced_parens(t: &str) -> bool {
+    t.starts_with('(') && !t.starts_with("((")
 }

@@ -760,3 +760,24 @@ fn cd_makes_later_relative_paths_absolute() {
     assert!(has(&parse("ssh prod <<'EOF'\nrm -rf /\nEOF"), RMRF));
     assert!(has(&parse("cross-env NODE_ENV=production rm -rf /"), RMRF));
 }
+
+#[test]
+fn spaced_parentheses_are_subshells_in_nested_text_too() {
+    // `rm /tmp/x` also reads as arithmetic (rm / tmp / x): only adjacency makes `((`.
+    for line in [
+        "( ( rm -r -f /tmp/x ) )",
+        "bash -c '( ( rm -r -f /tmp/x ) )'",
+        "sudo bash -c '( ( rm -r -f /tmp/x ) )'",
+        "echo $( ( ( rm -r -f /tmp/x ) ) )",
+    ] {
+        let p = parse(line);
+        assert!(
+            has(&p, "rm --recursive --force /tmp/x"),
+            "{line}: {:?}",
+            canon(&p)
+        );
+    }
+    // Adjacent `((` is arithmetic, at the top and nested.
+    assert!(!has(&parse("(( a / b ))"), "a / b"));
+    assert!(canon(&parse("bash -c '(( a / b ))'")).is_empty());
+}

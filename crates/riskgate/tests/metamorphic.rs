@@ -49,37 +49,106 @@ fn wrap(kind: usize, inner: &str) -> String {
     }
 }
 
+/// `picks` of [`PROGRAMS`] joined by `&&`, wrapped by each of `layers` in turn.
+fn build(picks: &[usize], layers: &[usize]) -> String {
+    let mut line = picks
+        .iter()
+        .map(|&i| PROGRAMS[i])
+        .collect::<Vec<_>>()
+        .join(" && ");
+    // `sudo`/`env` take one simple command: a list or a subshell goes through `bash -c`.
+    let mut simple = picks.len() == 1;
+    for &k in layers {
+        let quotable = !line.contains('\'');
+        line = match k {
+            0 | 1 if !simple && quotable => wrap(k, &wrap(2, &line)),
+            0 | 1 if !simple => wrap(4, &line),
+            // bash -c '…' only nests text without single quotes.
+            2 if !quotable => wrap(5, &line),
+            _ => wrap(k, &line),
+        };
+        simple = simple && (k == 0 || k == 1);
+    }
+    line
+}
+
+/// Every canonical command of the unwrapped picks is in the wrapped line's.
+fn kept(picks: &[usize], layers: &[usize]) -> Result<(), String> {
+    let inner = build(picks, &[]);
+    let expected = canon(&inner);
+    if expected.is_empty() {
+        return Err(format!("`{inner}` normalizes to nothing"));
+    }
+    let line = build(picks, layers);
+    let got = canon(&line);
+    match expected.iter().find(|c| !got.contains(c)) {
+        Some(c) => Err(format!("`{line}` lost `{c}`: got {got:?}")),
+        None => Ok(()),
+    }
+}
+
+/// Every layer sequence up to three deep, around every single program, and up to two deep
+/// around every pair: the space the property below samples, walked completely where it is
+/// small enough to be quick.
+#[test]
+fn wrapping_never_drops_a_command_exhaustive() {
+    let n = 7usize;
+    let mut seqs: Vec<Vec<usize>> = vec![vec![]];
+    for depth in 1..=3 {
+        let prev: Vec<Vec<usize>> = seqs
+            .iter()
+            .filter(|s| s.len() == depth - 1)
+            .cloned()
+            .collect();
+        for s in prev {
+            for k in 0..n {
+                let mut t = s.clone();
+                t.push(k);
+                seqs.push(t);
+            }
+        }
+    }
+    let mut failures = Vec::new();
+    for a in 0..PROGRAMS.len() {
+        for layers in seqs.iter().filter(|s| !s.is_empty()) {
+            if let Err(e) = kept(&[a], layers) {
+                failures.push(e);
+            }
+        }
+        for b in 0..PROGRAMS.len() {
+            for layers in seqs.iter().filter(|s| !s.is_empty() && s.len() <= 2) {
+                if let Err(e) = kept(&[a, b], layers) {
+                    failures.push(e);
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} lost:\n{}",
+        failures.len(),
+        failures[..failures.len().min(20)].join("\n")
+    );
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    // A fixed seed: the same cases on every run, so CI cannot turn red by chance; the
+    // exhaustive test above covers the small part of the space completely.
+    #![proptest_config(ProptestConfig {
+        cases: 256,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x5249_534b),
+        ..ProptestConfig::default()
+    })]
 
     /// Every simple command of the inner line is still there, with the same canonical form,
     /// after up to three wrappings of any kind.
     #[test]
     fn wrapping_never_drops_a_command(
-        picks in proptest::collection::vec(0..PROGRAMS.len(), 1..3),
-        layers in proptest::collection::vec(wraps(), 1..4),
+        picks in proptest::collection::vec(0..PROGRAMS.len(), 1..4),
+        layers in proptest::collection::vec(wraps(), 1..5),
     ) {
-        let inner = picks.iter().map(|&i| PROGRAMS[i]).collect::<Vec<_>>().join(" && ");
-        let expected = canon(&inner);
-        prop_assert!(!expected.is_empty());
-        let mut line = inner.clone();
-        // `sudo`/`env` take one simple command: a list or a subshell goes through `bash -c`.
-        let mut simple = picks.len() == 1;
-        for &k in &layers {
-            let quotable = !line.contains('\'');
-            line = match k {
-                0 | 1 if !simple && quotable => wrap(k, &wrap(2, &line)),
-                0 | 1 if !simple => wrap(4, &line),
-                // bash -c '…' only nests text without single quotes.
-                2 if !quotable => wrap(5, &line),
-                _ => wrap(k, &line),
-            };
-            simple = simple && (k == 0 || k == 1);
-        }
-        let got = canon(&line);
-        for c in &expected {
-            prop_assert!(got.contains(c), "`{}` lost `{}`: got {:?}", line, c, got);
-        }
+        let r = kept(&picks, &layers);
+        prop_assert!(r.is_ok(), "{}", r.err().unwrap_or_default());
     }
 
     /// Any text at all: normalization and assessment return, with a level.
