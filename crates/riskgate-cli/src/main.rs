@@ -46,6 +46,9 @@ enum Command {
     Workflow(cmd::workflow::Args),
     /// The pre-tool hook of a coding agent: its JSON on stdin, its answer on stdout.
     Hook(cmd::hook::Args),
+    /// The hook server: answers `riskgate hook` calls from a warm process (started by the
+    /// hook on demand, gone after 10 idle minutes; RISKGATE_HOOK_SERVER=0 turns it off).
+    HookServer(cmd::hook::ServerArgs),
     /// Register `riskgate hook <agent>` in an agent's settings file.
     Install(cmd::install::Args),
     /// Remove riskgate's hook from an agent's settings file.
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => cmd::analyze::run_diff(args),
         Command::Workflow(args) => cmd::workflow::run(args),
         Command::Hook(args) => cmd::hook::run_hook(args),
+        Command::HookServer(args) => cmd::hook::run_server(args),
         Command::Install(args) => cmd::install::run_install(args),
         Command::Uninstall(args) => cmd::install::run_uninstall(args),
     };

@@ -61,7 +61,7 @@ impl LazyEngine {
         self.cell.get_or_init(|| {
             let e = Engine::new(&self.options);
             for w in e.warnings() {
-                eprintln!("riskgate: warning: {w}");
+                crate::warn::warn(w.to_string());
             }
             e
         })
@@ -96,22 +96,19 @@ pub fn call_cwd(call: &Call) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("/"))
 }
 
-/// The project roots of a call: the agent's project directory variable, workspace roots, the
+/// Whether the payload names a usable working directory (an existing absolute directory).
+pub fn has_cwd(call: &Call) -> bool {
+    call.cwd
+        .as_ref()
+        .is_some_and(|c| c.is_absolute() && c.is_dir())
+}
+
+/// The project roots of a call: the agent's project directory ([`Call::project_dir`]), workspace roots, the
 /// policy's project root (`policy_root`) and the git work tree around `cwd`; `cwd` when there is none.
-pub fn project_roots(
-    agent: Agent,
-    call: &Call,
-    policy_root: Option<&Path>,
-    cwd: &Path,
-) -> Vec<PathBuf> {
-    let var = match agent {
-        Agent::Claude | Agent::Copilot => Some("CLAUDE_PROJECT_DIR"),
-        Agent::Gemini => Some("GEMINI_PROJECT_DIR"),
-        Agent::Codex | Agent::Cursor => None,
-    };
-    let mut roots: Vec<PathBuf> = var
-        .and_then(std::env::var_os)
-        .map(PathBuf::from)
+pub fn project_roots(call: &Call, policy_root: Option<&Path>, cwd: &Path) -> Vec<PathBuf> {
+    let mut roots: Vec<PathBuf> = call
+        .project_dir
+        .clone()
         .filter(|p| p.is_absolute())
         .into_iter()
         .collect();
@@ -136,7 +133,7 @@ pub fn project_roots(
 pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     let cwd = call_cwd(call);
     for w in policy.warnings() {
-        eprintln!("riskgate: warning: {w}");
+        crate::warn::warn(w.to_string());
     }
     let mut ctx = Context::new(cwd.clone()).agent(agent.name(), call.session_id.clone());
     ctx.source = agent.source();
@@ -145,7 +142,7 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     let policy_root = policy.project_root().map(Path::to_path_buf);
     let state_dir = policy.state_dir().to_path_buf();
     let project = LazyCell::new(|| {
-        let roots = project_roots(agent, call, policy_root.as_deref(), &cwd);
+        let roots = project_roots(call, policy_root.as_deref(), &cwd);
         let mut riskgate_dirs = vec![state_dir, riskgate::gate::paths::config_dir()];
         riskgate_dirs.retain(|d| !roots.iter().any(|r| r.starts_with(d)));
         Project::new(&cwd, &roots, &riskgate_dirs)
@@ -181,7 +178,7 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
             } => {
                 let out = gate.evaluate(&action, *assessment, &tctx);
                 for w in &out.warnings {
-                    eprintln!("riskgate: warning: {w}");
+                    crate::warn::warn(w.to_string());
                 }
                 let answer = match out.decision {
                     Decision::Allow => Answer::Allow,
@@ -225,7 +222,9 @@ fn remember_approved(
             Some(out.level),
         ),
         Err(e) => {
-            eprintln!("riskgate: warning: could not remember the approval in the session: {e}");
+            crate::warn::warn(format!(
+                "could not remember the approval in the session: {e}"
+            ));
             Verdict::no_opinion(format!("approved, not remembered: {e}"))
         }
     }
@@ -276,8 +275,8 @@ fn prepare(
                 tctx.cwd = ctx.cwd.join(d);
             }
             let e = engine.get();
-            let assessment = e.assess_command(command);
-            tctx.write_targets = e.write_targets(command);
+            let (assessment, targets) = e.assess_command_and_targets(command);
+            tctx.write_targets = targets;
             let mut extra: Vec<Finding> = Vec::new();
             if command.contains("riskgate uninstall") || command.contains("riskgate install") {
                 extra.push(Finding::new(
@@ -471,6 +470,6 @@ pub fn record(
     rec.kind = kind.to_string();
     rec.decided_by = decided_by.to_string();
     if let Err(e) = riskgate::gate::journal::append(audit_path, &rec) {
-        eprintln!("riskgate: warning: audit log not written: {e}");
+        crate::warn::warn(format!("audit log not written: {e}"));
     }
 }

@@ -9,6 +9,8 @@
 //!   policy's `mcp.tools`; each decision recorded in the audit log with the agent as source.
 //! - [`run`]: the whole hook call with its safety net: a malformed payload, an internal error,
 //!   a panic or the time limit answer `ask` (or `deny` where the agent cannot ask), never allow.
+//! - [`server`]: the hook server: a warm process per user and configuration that answers
+//!   hook calls sent over a Unix socket, so a call costs little more than starting a process.
 //! - [`install`]: registering the hook in each agent's settings file, idempotently.
 //!
 //! ```
@@ -30,12 +32,14 @@ pub mod patch;
 pub mod paths;
 pub mod request;
 pub mod run;
+pub mod server;
 pub mod url;
 pub mod verdict;
+mod warn;
 
 pub use error::HookError;
 pub use request::{Call, Tool};
-pub use run::{Options, run};
+pub use run::{HookEnv, Options, run};
 pub use verdict::{Answer, Reply, Verdict};
 
 use std::fmt;

@@ -17,6 +17,9 @@ pub struct Call {
     pub cwd: Option<PathBuf>,
     /// Workspace roots the agent names (Cursor), besides the project directory.
     pub workspace_roots: Vec<PathBuf>,
+    /// The project directory the agent puts in the hook's environment (`CLAUDE_PROJECT_DIR`,
+    /// `GEMINI_PROJECT_DIR`); filled in by [`crate::run`] from [`crate::run::HookEnv`].
+    pub project_dir: Option<PathBuf>,
     /// The tool as the agent named it (`Bash`, `run_shell_command`, `apply_patch` …).
     pub tool_name: String,
     /// What the tool does, one entry per file for multi-file edits.
@@ -35,6 +38,7 @@ impl Call {
             session_id: None,
             cwd: None,
             workspace_roots: Vec::new(),
+            project_dir: None,
             tool_name: tool_name.into(),
             tools,
             can_ask: true,

@@ -27,6 +27,9 @@ pub type PolicyLoader = Box<dyn Fn(&Path) -> Result<Policy, String> + Send>;
 /// print the reply and end the process (the CLI does).
 pub type OnTimeout = Box<dyn Fn(&Reply) + Send>;
 
+/// Answers a payload elsewhere (the hook server, [`crate::server`]); `None`: answer here.
+pub type Remote = Box<dyn FnOnce(&[u8]) -> Option<Reply> + Send>;
+
 /// How to run a hook call.
 pub struct Options {
     /// The agent whose protocol is spoken.
@@ -37,6 +40,48 @@ pub struct Options {
     pub load_policy: PolicyLoader,
     /// What to do with the time limit's reply (`None`: no time limit).
     pub on_timeout: Option<OnTimeout>,
+    /// The hook process's working directory and agent variables.
+    pub env: HookEnv,
+    /// Tried first with the payload once it is read (`None`: always answered here).
+    pub remote: Option<Remote>,
+}
+
+/// What a hook call takes from the hook process rather than from its payload: the working
+/// directory (when the payload names none) and the project directory the agent exports. The
+/// hook server gets them from the client with each payload.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HookEnv {
+    /// The process's working directory.
+    pub cwd: PathBuf,
+    /// `CLAUDE_PROJECT_DIR` (Claude Code, Copilot CLI in Claude's format).
+    pub claude_project_dir: Option<PathBuf>,
+    /// `GEMINI_PROJECT_DIR`.
+    pub gemini_project_dir: Option<PathBuf>,
+}
+
+impl HookEnv {
+    /// This process's.
+    pub fn from_process() -> HookEnv {
+        let var = |name: &str| {
+            std::env::var_os(name)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        HookEnv {
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+            claude_project_dir: var("CLAUDE_PROJECT_DIR"),
+            gemini_project_dir: var("GEMINI_PROJECT_DIR"),
+        }
+    }
+
+    /// The project directory `agent` exports, if any.
+    pub fn project_dir(&self, agent: Agent) -> Option<&PathBuf> {
+        match agent {
+            Agent::Claude | Agent::Copilot => self.claude_project_dir.as_ref(),
+            Agent::Gemini => self.gemini_project_dir.as_ref(),
+            Agent::Codex | Agent::Cursor => None,
+        }
+    }
 }
 
 /// The default time limit: well inside every agent's own hook timeout.
@@ -74,7 +119,8 @@ impl Watchdog {
                 *answered = true;
                 drop(answered);
                 let err = HookError::TimedOut(timeout.as_millis() as u64);
-                let done = failed_without_policy(agent, &err, timeout);
+                let env = HookEnv::from_process();
+                let done = failed_without_policy(agent, &env, &err, timeout);
                 on_timeout(&adapters::reply(agent, &done.verdict, None));
             });
         spawned.ok().map(|_| Watchdog { state })
@@ -104,11 +150,14 @@ pub fn run(opts: Options, input: impl Read) -> Reply {
         .on_timeout
         .and_then(|f| Watchdog::start(agent, opts.timeout, f));
     let load = opts.load_policy;
-    let result =
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(agent, &load, input)));
-    let done = result.unwrap_or_else(|_| {
+    let env = opts.env;
+    let remote = opts.remote;
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        work(agent, &load, &env, remote, input)
+    }));
+    let answered = result.unwrap_or_else(|_| {
         let err = HookError::Internal("the assessment stopped unexpectedly (panic)".into());
-        failed_without_policy(agent, &err, start.elapsed())
+        Answered::Here(failed_without_policy(agent, &env, &err, start.elapsed()))
     });
     if let Some(w) = &watchdog
         && !w.claim()
@@ -118,13 +167,28 @@ pub fn run(opts: Options, input: impl Read) -> Reply {
             std::thread::park();
         }
     }
-    adapters::reply(agent, &done.verdict, done.event.as_deref())
+    match answered {
+        Answered::Remote(reply) => reply,
+        Answered::Here(done) => {
+            let mut reply = adapters::reply(agent, &done.verdict, done.event.as_deref());
+            reply.stderr.insert_str(0, &crate::warn::take());
+            reply
+        }
+    }
+}
+
+/// Where a call was answered.
+enum Answered {
+    /// In this process.
+    Here(Done),
+    /// By the hook server: its reply, warnings included.
+    Remote(Reply),
 }
 
 /// The answer on `err` when no policy is at hand, recorded in the default audit log.
-fn failed_without_policy(agent: Agent, err: &HookError, latency: Duration) -> Done {
+fn failed_without_policy(agent: Agent, env: &HookEnv, err: &HookError, latency: Duration) -> Done {
     let verdict = error_verdict(agent, err, None);
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let cwd = env.cwd.clone();
     let mut ctx = Context::new(cwd).agent(agent.name(), None);
     ctx.source = agent.source();
     judge::record(
@@ -184,20 +248,39 @@ fn sniff_event(bytes: &[u8]) -> Option<String> {
     m.get("hook_event_name")?.as_str().map(str::to_string)
 }
 
-fn work(agent: Agent, load: &PolicyLoader, input: impl Read) -> Done {
+fn work(
+    agent: Agent,
+    load: &PolicyLoader,
+    env: &HookEnv,
+    remote: Option<Remote>,
+    input: impl Read,
+) -> Answered {
     let start = Instant::now();
     let bytes = match read_payload(input) {
         Ok(b) => b,
-        Err(err) => return failed(agent, load, err, None, String::new(), start),
-    };
-    let call: Call = match adapters::parse(agent, &bytes) {
-        Ok(c) => c,
         Err(err) => {
-            let event = sniff_event(&bytes);
-            let raw = String::from_utf8_lossy(&bytes).into_owned();
-            return failed(agent, load, err, event, raw, start);
+            return Answered::Here(failed(agent, load, env, err, None, String::new(), start));
         }
     };
+    if let Some(reply) = remote.and_then(|r| r(&bytes)) {
+        return Answered::Remote(reply);
+    }
+    Answered::Here(decide(agent, load, env, &bytes, start))
+}
+
+fn decide(agent: Agent, load: &PolicyLoader, env: &HookEnv, bytes: &[u8], start: Instant) -> Done {
+    let mut call: Call = match adapters::parse(agent, bytes) {
+        Ok(c) => c,
+        Err(err) => {
+            let event = sniff_event(bytes);
+            let raw = String::from_utf8_lossy(bytes).into_owned();
+            return failed(agent, load, env, err, event, raw, start);
+        }
+    };
+    if !judge::has_cwd(&call) {
+        call.cwd = Some(env.cwd.clone());
+    }
+    call.project_dir = env.project_dir(agent).cloned();
     let cwd = judge::call_cwd(&call);
     let policy = match load(&cwd) {
         Ok(p) => judge::with_agent_defaults(agent, p),
@@ -231,13 +314,14 @@ fn work(agent: Agent, load: &PolicyLoader, input: impl Read) -> Done {
 fn failed(
     agent: Agent,
     load: &PolicyLoader,
+    env: &HookEnv,
     err: HookError,
     event: Option<String>,
     raw: String,
     start: Instant,
 ) -> Done {
     let verdict = error_verdict(agent, &err, event.as_deref());
-    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let cwd = env.cwd.clone();
     let audit = load(&cwd)
         .map(|p| p.audit_path())
         .unwrap_or_else(|_| fallback_audit_path());

@@ -28,6 +28,11 @@ fn answer(agent: Agent, payload: &[u8]) -> Option<String> {
                 .map_err(|e| e.to_string())
         }),
         on_timeout: None,
+        env: riskgate_hooks::HookEnv {
+            cwd: root().clone(),
+            ..Default::default()
+        },
+        remote: None,
     };
     let reply = run(opts, std::io::Cursor::new(payload.to_vec()));
     assert_eq!(reply.exit, 0);

@@ -21,7 +21,8 @@ pub struct EngineOptions {
 /// Assesses actions. Build once, use for many actions.
 pub struct Engine {
     commands: Arc<CommandEngine>,
-    code: RiskAssessor,
+    /// Built on first use: most actions are shell commands without code in them.
+    code: std::sync::OnceLock<RiskAssessor>,
     sql: SqlOptions,
     warnings: Vec<String>,
 }
@@ -50,9 +51,6 @@ impl Engine {
 
     fn from_parts(commands: CommandEngine, production: bool, warnings: Vec<String>) -> Engine {
         let commands = Arc::new(commands);
-        let mut code = RiskAssessor::new();
-        let shell = Arc::clone(&commands);
-        code.set_command_assessor(Box::new(move |cmd: &str| shell.assess(cmd)));
         let sql = SqlOptions {
             environment: if production {
                 riskgate_analyzers::Environment::Production
@@ -62,7 +60,7 @@ impl Engine {
         };
         Engine {
             commands,
-            code,
+            code: std::sync::OnceLock::new(),
             sql,
             warnings,
         }
@@ -80,9 +78,12 @@ impl Engine {
 
     /// Assess a shell command line.
     pub fn assess_command(&self, command: &str) -> Assessment {
-        let parsed = riskgate_shell::parse(command);
-        let mut findings = self.commands.findings(&parsed);
-        findings.extend(self.nested_findings(&parsed));
+        self.assess_parsed(command, &riskgate_shell::parse(command))
+    }
+
+    fn assess_parsed(&self, command: &str, parsed: &ParsedCommand) -> Assessment {
+        let mut findings = self.commands.findings(parsed);
+        findings.extend(self.nested_findings(parsed));
         let mut assessment = Assessment::from_findings(ActionKind::Command, command, findings);
         if !parsed.fully_parsed || self.commands.is_degraded() {
             assessment.mark_degraded();
@@ -90,40 +91,17 @@ impl Engine {
         assessment
     }
 
+    /// [`Engine::assess_command`] and [`Engine::write_targets`] with one parse.
+    pub fn assess_command_and_targets(&self, command: &str) -> (Assessment, Vec<String>) {
+        let parsed = riskgate_shell::parse(command);
+        let targets = write_targets_of(&parsed);
+        (self.assess_parsed(command, &parsed), targets)
+    }
+
     /// Files a command line writes: write redirections, `tee` arguments, the destination of
     /// `cp`/`mv`/`install`/`rsync`, `dd of=`. The gate checks them against blocked paths.
     pub fn write_targets(&self, command: &str) -> Vec<String> {
-        let parsed = riskgate_shell::parse(command);
-        let mut out: Vec<String> = Vec::new();
-        for c in &parsed.commands {
-            for r in &c.redirects {
-                if matches!(
-                    r.op.as_str(),
-                    ">" | ">>" | ">|" | "&>" | "&>>" | "1>" | "2>"
-                ) && !r.target.text.starts_with("/dev/")
-                {
-                    out.push(r.target.text.clone());
-                }
-            }
-            let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
-            match c.program.as_str() {
-                "tee" | "truncate" | "shred" => {
-                    out.extend(positionals.iter().map(|s| s.to_string()))
-                }
-                "cp" | "mv" | "install" | "rsync" | "ln" if positionals.len() >= 2 => {
-                    out.extend(positionals.last().map(|s| s.to_string()));
-                }
-                "dd" => out.extend(
-                    c.args
-                        .iter()
-                        .filter_map(|a| a.text.strip_prefix("of="))
-                        .map(str::to_string),
-                ),
-                _ => {}
-            }
-        }
-        out.dedup();
-        out
+        write_targets_of(&riskgate_shell::parse(command))
     }
 
     /// Assess any action.
@@ -136,7 +114,9 @@ impl Engine {
                     a.kind = ActionKind::Code;
                     a
                 }
-                _ => self.code.assess(&CodeAction::new(code.clone(), *language)),
+                _ => self
+                    .code()
+                    .assess(&CodeAction::new(code.clone(), *language)),
             },
             Action::Sql { sql, dialect } => {
                 let dialect = dialect
@@ -151,7 +131,12 @@ impl Engine {
 
     /// The code assessor (seed 001), with the shell engine plugged in.
     pub fn code(&self) -> &RiskAssessor {
-        &self.code
+        self.code.get_or_init(|| {
+            let mut code = RiskAssessor::new();
+            let shell = Arc::clone(&self.commands);
+            code.set_command_assessor(Box::new(move |cmd: &str| shell.assess(cmd)));
+            code
+        })
     }
 
     /// Findings of the analyzers for code and SQL found inside a command, placed on the
@@ -177,7 +162,7 @@ impl Engine {
 
     fn analyze_nested(&self, nested: &NestedInput) -> Vec<Finding> {
         let code = |language| {
-            self.code
+            self.code()
                 .assess(&CodeAction::new(nested.text.clone(), Some(language)))
                 .findings
         };
@@ -200,4 +185,36 @@ impl Engine {
             NestedLanguage::Mongo => mongo_findings(&nested.text, &self.sql),
         }
     }
+}
+
+/// The files `parsed` writes (see [`Engine::write_targets`]).
+fn write_targets_of(parsed: &ParsedCommand) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in &parsed.commands {
+        for r in &c.redirects {
+            if matches!(
+                r.op.as_str(),
+                ">" | ">>" | ">|" | "&>" | "&>>" | "1>" | "2>"
+            ) && !r.target.text.starts_with("/dev/")
+            {
+                out.push(r.target.text.clone());
+            }
+        }
+        let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+        match c.program.as_str() {
+            "tee" | "truncate" | "shred" => out.extend(positionals.iter().map(|s| s.to_string())),
+            "cp" | "mv" | "install" | "rsync" | "ln" if positionals.len() >= 2 => {
+                out.extend(positionals.last().map(|s| s.to_string()));
+            }
+            "dd" => out.extend(
+                c.args
+                    .iter()
+                    .filter_map(|a| a.text.strip_prefix("of="))
+                    .map(str::to_string),
+            ),
+            _ => {}
+        }
+    }
+    out.dedup();
+    out
 }

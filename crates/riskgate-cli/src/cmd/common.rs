@@ -8,7 +8,7 @@ use riskgate::gate::{CliOverrides, Policy};
 use riskgate::{Engine, EngineOptions};
 
 /// Policy options (the command-line layer of the configuration).
-#[derive(Debug, Clone, Default, clap::Args)]
+#[derive(Debug, Clone, Default, PartialEq, clap::Args)]
 pub struct PolicyArgs {
     /// Read this policy file as a layer above the project's `.riskgate.*`.
     #[arg(long, value_name = "FILE", global = true)]

@@ -5,10 +5,14 @@
 //! "deny" with how to approve. Malformed payloads, errors and the time limit never allow.
 //! The adapters and the judging live in `riskgate-hooks`.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use riskgate_hooks::{Agent, Options, Reply, run};
+use riskgate_hooks::run::Remote;
+use riskgate_hooks::{Agent, HookEnv, Options, Reply, run, server};
 
 use crate::cmd::common::PolicyArgs;
 
@@ -30,31 +34,100 @@ pub fn parse_agent(s: &str) -> Result<Agent, String> {
     s.parse::<Agent>().map_err(|e| e.to_string())
 }
 
-/// `riskgate hook AGENT` exactly, as the agents run it: answered without building the whole
-/// command-line parser (a hook call is a fresh process each time; clap's set-up of every
-/// subcommand is a good part of its start-up). Any other form goes through clap.
+/// Arguments of `riskgate hook-server`.
+#[derive(Debug, clap::Args)]
+pub struct ServerArgs {
+    /// Stop the server of this binary and environment.
+    #[arg(long, conflicts_with = "socket")]
+    stop: bool,
+    /// Serve on this socket (what `riskgate hook` starts; the default is the socket of this
+    /// binary and environment).
+    socket: Option<PathBuf>,
+}
+
+/// `riskgate hook AGENT` and `riskgate hook-server SOCKET` exactly, as the agents (and the
+/// hook itself) run them: answered without building the whole command-line parser (a hook
+/// call is a fresh process each time; clap's set-up of every subcommand is a good part of its
+/// start-up). Any other form goes through clap.
 pub fn fast_path() -> Option<ExitCode> {
     let mut args = std::env::args_os().skip(1);
-    let (Some(sub), Some(agent), None) = (args.next(), args.next(), args.next()) else {
+    let (Some(sub), Some(arg), None) = (args.next(), args.next(), args.next()) else {
         return None;
     };
-    if sub != "hook" {
+    let result = if sub == "hook" {
+        let agent = arg.to_str()?.parse::<Agent>().ok()?;
+        let args = Args {
+            agent,
+            timeout_ms: None,
+            policy: PolicyArgs::default(),
+        };
+        run_hook_with(args, server::enabled())
+    } else if sub == "hook-server" && !arg.to_string_lossy().starts_with('-') {
+        run_server(ServerArgs {
+            stop: false,
+            socket: Some(PathBuf::from(arg)),
+        })
+    } else {
         return None;
-    }
-    let agent = agent.to_str()?.parse::<Agent>().ok()?;
-    let args = Args {
-        agent,
-        timeout_ms: None,
-        policy: PolicyArgs::default(),
     };
-    Some(run_hook(args).unwrap_or_else(|e| {
+    Some(result.unwrap_or_else(|e| {
         eprintln!("riskgate: error: {e:#}");
         crate::exit::Code::Error.into()
     }))
 }
 
+/// Run `riskgate hook-server`: serve hook calls until idle, or stop the running server.
+pub fn run_server(args: ServerArgs) -> anyhow::Result<ExitCode> {
+    let socket = match args.socket {
+        Some(s) => s,
+        None => {
+            let exe = std::env::current_exe()?;
+            server::socket_path(&exe)
+                .ok_or_else(|| anyhow::anyhow!("the hook server's socket path is too long"))?
+        }
+    };
+    if args.stop {
+        let stopped = server::stop(&socket)?;
+        println!(
+            "{}: {}",
+            socket.display(),
+            if stopped { "stopped" } else { "no server" }
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
+    let trace = std::env::var_os(server::ENV_TRACE).is_some();
+    let handler: server::Handler = Arc::new(move |agent, env, payload: &[u8]| {
+        let start = std::time::Instant::now();
+        let opts = Options {
+            agent,
+            timeout: riskgate_hooks::run::DEFAULT_TIMEOUT,
+            load_policy: Box::new(|cwd| PolicyArgs::default().load_at(cwd)),
+            on_timeout: None,
+            env,
+            remote: None,
+        };
+        let mut reply = run(opts, payload);
+        if trace {
+            let took = start.elapsed().as_micros();
+            reply.stderr.push_str(&format!(
+                "riskgate: decided by the hook server in {took} µs\n"
+            ));
+        }
+        reply
+    });
+    server::serve(&socket, server::idle_from_env(), handler)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Run `riskgate hook`.
 pub fn run_hook(args: Args) -> anyhow::Result<ExitCode> {
+    // flags (policy files, overrides) are this process's own: no server for them
+    let plain = args.policy == PolicyArgs::default();
+    run_hook_with(args, plain && server::enabled())
+}
+
+/// Run `riskgate hook`, through the hook server when `use_server`.
+fn run_hook_with(args: Args, use_server: bool) -> anyhow::Result<ExitCode> {
     let timeout = args
         .timeout_ms
         .or_else(|| {
@@ -65,6 +138,39 @@ pub fn run_hook(args: Args) -> anyhow::Result<ExitCode> {
         .map(Duration::from_millis)
         .unwrap_or(riskgate_hooks::run::DEFAULT_TIMEOUT);
     let policy_args = args.policy;
+    let env = HookEnv::from_process();
+    // the server's socket; `missing` is set when nobody listens there, to start a server
+    let server = use_server
+        .then(|| std::env::current_exe().ok())
+        .flatten()
+        .and_then(|exe| server::socket_path(&exe).map(|socket| (exe, socket)));
+    let missing = Arc::new(AtomicBool::new(false));
+    let remote = server.as_ref().map(|(_, socket)| -> Remote {
+        let (socket, env, missing) = (socket.clone(), env.clone(), Arc::clone(&missing));
+        let agent = args.agent;
+        Box::new(move |payload: &[u8]| {
+            match server::request(&socket, agent, &env, payload, timeout) {
+                Ok(mut reply) => {
+                    if std::env::var_os(server::ENV_TRACE).is_some() {
+                        let note = format!(
+                            "riskgate: answered by the hook server at {}\n",
+                            socket.display()
+                        );
+                        reply.stderr.push_str(&note);
+                    }
+                    Some(reply)
+                }
+                Err(e) => {
+                    use std::io::ErrorKind::{ConnectionRefused, NotFound};
+                    missing.store(
+                        matches!(e.kind(), NotFound | ConnectionRefused),
+                        Ordering::Relaxed,
+                    );
+                    None
+                }
+            }
+        })
+    });
     let opts = Options {
         agent: args.agent,
         timeout,
@@ -75,9 +181,17 @@ pub fn run_hook(args: Args) -> anyhow::Result<ExitCode> {
                 std::process::exit(i32::from(reply.exit));
             })
         }),
+        env,
+        remote,
     };
     let reply = run(opts, std::io::stdin().lock());
     print_reply(&reply);
+    if let Some((exe, socket)) = &server
+        && missing.load(Ordering::Relaxed)
+    {
+        // answered here; the next calls go to a server (a failure to start one only costs speed)
+        let _ = server::spawn(exe, socket);
+    }
     Ok(ExitCode::from(reply.exit))
 }
 

@@ -13,6 +13,8 @@ pub fn riskgate(dir: &Path) -> Command {
         .env("RISKGATE_DATA_DIR", dir.join("data"))
         .env("RISKGATE_CONFIG_DIR", dir.join("config"))
         .env("NO_COLOR", "1")
+        // every hook call decided in its own process (tests/hooks_server.rs tests the server)
+        .env("RISKGATE_HOOK_SERVER", "0")
         .env_remove("XDG_CONFIG_HOME")
         .env_remove("XDG_DATA_HOME");
     cmd

@@ -34,6 +34,8 @@ pub fn riskgate(e: &Env) -> Command {
         .env("XDG_DATA_HOME", e.root.join("data"))
         .env("XDG_STATE_HOME", e.root.join("state"))
         .env("NO_COLOR", "1")
+        // every hook call decided in its own process (tests/hooks_server.rs tests the server)
+        .env("RISKGATE_HOOK_SERVER", "0")
         .env_remove("RISKGATE_STATE_DIR")
         .env_remove("RISKGATE_DATA_DIR")
         .env_remove("RISKGATE_CONFIG_DIR")
