@@ -122,31 +122,36 @@ fn malformed_payloads_never_allow_for_any_agent() {
 
 #[test]
 fn the_time_limit_answers_ask_not_allow() {
-    let e = env();
-    let bin = assert_cmd::cargo::cargo_bin("riskgate");
-    let start = Instant::now();
-    let mut child = Std::new(bin)
-        .args(["hook", "claude"])
-        .env("RISKGATE_HOOK_TIMEOUT_MS", "300")
-        .env("HOME", e.root.join("home"))
-        .env("XDG_DATA_HOME", e.root.join("data"))
-        .env("XDG_STATE_HOME", e.root.join("state"))
-        .env("XDG_CONFIG_HOME", e.root.join("config"))
-        .current_dir(&e.project)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(b"{\"session_id\": \"s\", ").unwrap(); // and never finished
-    let out = child.wait_with_output().unwrap();
-    drop(stdin);
-    assert!(start.elapsed() < Duration::from_secs(5));
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(
-        decision("claude", text.trim()).as_deref(),
-        Some("ask"),
-        "{text}"
-    );
-    assert!(text.contains("no decision within 300 ms"), "{text}");
+    // with the hook server (the payload is read under `poll`) and without (the watchdog)
+    for server in ["1", "0"] {
+        let e = env();
+        let bin = assert_cmd::cargo::cargo_bin("riskgate");
+        let start = Instant::now();
+        let mut child = Std::new(bin)
+            .args(["hook", "claude"])
+            .env("RISKGATE_HOOK_TIMEOUT_MS", "300")
+            .env("RISKGATE_HOOK_SERVER", server)
+            .env("XDG_RUNTIME_DIR", e.root.join("run"))
+            .env("HOME", e.root.join("home"))
+            .env("XDG_DATA_HOME", e.root.join("data"))
+            .env("XDG_STATE_HOME", e.root.join("state"))
+            .env("XDG_CONFIG_HOME", e.root.join("config"))
+            .current_dir(&e.project)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"{\"session_id\": \"s\", ").unwrap(); // and never finished
+        let out = child.wait_with_output().unwrap();
+        drop(stdin);
+        assert!(start.elapsed() < Duration::from_secs(5));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            decision("claude", text.trim()).as_deref(),
+            Some("ask"),
+            "server {server}: {text}"
+        );
+        assert!(text.contains("no decision within 300 ms"), "{text}");
+    }
 }

@@ -49,7 +49,10 @@ fn sockets(e: &Env) -> Vec<PathBuf> {
 fn wait_until(what: &str, mut ok: impl FnMut() -> bool) {
     let start = Instant::now();
     while !ok() {
-        assert!(start.elapsed() < Duration::from_secs(20), "timed out: {what}");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "timed out: {what}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -83,7 +86,11 @@ fn later_calls_are_answered_by_the_server_with_the_same_answers() {
     )
     .to_string();
     let (first, err) = call(&e, 60, "claude", curl.as_bytes());
-    assert_eq!(decision("claude", &first).as_deref(), Some("ask"), "{first}");
+    assert_eq!(
+        decision("claude", &first).as_deref(),
+        Some("ask"),
+        "{first}"
+    );
     assert!(!err.contains("answered by the hook server"), "{err}");
     wait_until("the server's socket", || !sockets(&e).is_empty());
 
@@ -107,7 +114,10 @@ fn later_calls_are_answered_by_the_server_with_the_same_answers() {
     assert_eq!(decision("claude", &out).as_deref(), Some("deny"), "{out}");
     for agent in AGENTS {
         let (out, err) = call(&e, 60, agent, b"{\"tool_name\": ");
-        assert!(err.contains("answered by the hook server"), "{agent}: {err}");
+        assert!(
+            err.contains("answered by the hook server"),
+            "{agent}: {err}"
+        );
         let d = decision(agent, &out);
         assert!(
             matches!(d.as_deref(), Some("ask" | "deny")),

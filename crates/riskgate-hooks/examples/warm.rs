@@ -29,7 +29,6 @@ fn main() {
             }),
             on_timeout: None,
             env: HookEnv::from_process(),
-            remote: None,
         };
         let reply = run(opts, payload.as_bytes());
         std::hint::black_box(reply);

@@ -27,9 +27,6 @@ pub type PolicyLoader = Box<dyn Fn(&Path) -> Result<Policy, String> + Send>;
 /// print the reply and end the process (the CLI does).
 pub type OnTimeout = Box<dyn Fn(&Reply) + Send>;
 
-/// Answers a payload elsewhere (the hook server, [`crate::server`]); `None`: answer here.
-pub type Remote = Box<dyn FnOnce(&[u8]) -> Option<Reply> + Send>;
-
 /// How to run a hook call.
 pub struct Options {
     /// The agent whose protocol is spoken.
@@ -42,8 +39,6 @@ pub struct Options {
     pub on_timeout: Option<OnTimeout>,
     /// The hook process's working directory and agent variables.
     pub env: HookEnv,
-    /// Tried first with the payload once it is read (`None`: always answered here).
-    pub remote: Option<Remote>,
 }
 
 /// What a hook call takes from the hook process rather than from its payload: the working
@@ -118,10 +113,7 @@ impl Watchdog {
                 }
                 *answered = true;
                 drop(answered);
-                let err = HookError::TimedOut(timeout.as_millis() as u64);
-                let env = HookEnv::from_process();
-                let done = failed_without_policy(agent, &env, &err, timeout);
-                on_timeout(&adapters::reply(agent, &done.verdict, None));
+                on_timeout(&time_limit_reply(agent, timeout, &HookEnv::from_process()));
             });
         spawned.ok().map(|_| Watchdog { state })
     }
@@ -151,13 +143,12 @@ pub fn run(opts: Options, input: impl Read) -> Reply {
         .and_then(|f| Watchdog::start(agent, opts.timeout, f));
     let load = opts.load_policy;
     let env = opts.env;
-    let remote = opts.remote;
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        work(agent, &load, &env, remote, input)
+        work(agent, &load, &env, input)
     }));
-    let answered = result.unwrap_or_else(|_| {
+    let done = result.unwrap_or_else(|_| {
         let err = HookError::Internal("the assessment stopped unexpectedly (panic)".into());
-        Answered::Here(failed_without_policy(agent, &env, &err, start.elapsed()))
+        failed_without_policy(agent, &env, &err, start.elapsed())
     });
     if let Some(w) = &watchdog
         && !w.claim()
@@ -167,22 +158,17 @@ pub fn run(opts: Options, input: impl Read) -> Reply {
             std::thread::park();
         }
     }
-    match answered {
-        Answered::Remote(reply) => reply,
-        Answered::Here(done) => {
-            let mut reply = adapters::reply(agent, &done.verdict, done.event.as_deref());
-            reply.stderr.insert_str(0, &crate::warn::take());
-            reply
-        }
-    }
+    let mut reply = adapters::reply(agent, &done.verdict, done.event.as_deref());
+    reply.stderr.insert_str(0, &crate::warn::take());
+    reply
 }
 
-/// Where a call was answered.
-enum Answered {
-    /// In this process.
-    Here(Done),
-    /// By the hook server: its reply, warnings included.
-    Remote(Reply),
+/// The answer when `timeout` passed before the decision (recorded in the audit log): ask, or
+/// deny where the agent cannot ask.
+pub fn time_limit_reply(agent: Agent, timeout: Duration, env: &HookEnv) -> Reply {
+    let err = HookError::TimedOut(timeout.as_millis() as u64);
+    let done = failed_without_policy(agent, env, &err, timeout);
+    adapters::reply(agent, &done.verdict, None)
 }
 
 /// The answer on `err` when no policy is at hand, recorded in the default audit log.
@@ -248,24 +234,12 @@ fn sniff_event(bytes: &[u8]) -> Option<String> {
     m.get("hook_event_name")?.as_str().map(str::to_string)
 }
 
-fn work(
-    agent: Agent,
-    load: &PolicyLoader,
-    env: &HookEnv,
-    remote: Option<Remote>,
-    input: impl Read,
-) -> Answered {
+fn work(agent: Agent, load: &PolicyLoader, env: &HookEnv, input: impl Read) -> Done {
     let start = Instant::now();
-    let bytes = match read_payload(input) {
-        Ok(b) => b,
-        Err(err) => {
-            return Answered::Here(failed(agent, load, env, err, None, String::new(), start));
-        }
-    };
-    if let Some(reply) = remote.and_then(|r| r(&bytes)) {
-        return Answered::Remote(reply);
+    match read_payload(input) {
+        Ok(bytes) => decide(agent, load, env, &bytes, start),
+        Err(err) => failed(agent, load, env, err, None, String::new(), start),
     }
-    Answered::Here(decide(agent, load, env, &bytes, start))
 }
 
 fn decide(agent: Agent, load: &PolicyLoader, env: &HookEnv, bytes: &[u8], start: Instant) -> Done {

@@ -163,6 +163,53 @@ pub fn request(
     decode_reply(&response)
 }
 
+/// Read a whole payload from `input` (the hook's stdin) within `timeout` (zero: no limit),
+/// waiting with `poll` rather than a watchdog thread: a client that only forwards its payload
+/// to the server needs no thread at all. An agent that never closes the pipe is a time-out
+/// error. At most [`MAX_PAYLOAD_BYTES`] + 1 bytes are read (the caller rejects the excess).
+pub fn read_within(
+    mut input: impl Read + std::os::fd::AsFd,
+    timeout: Duration,
+) -> io::Result<Vec<u8>> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let deadline = Instant::now() + timeout;
+    let mut buf = Vec::with_capacity(8192);
+    let mut chunk = [0u8; 8192];
+    loop {
+        if !timeout.is_zero() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let ts = Timespec {
+                tv_sec: left.as_secs() as i64,
+                tv_nsec: i64::from(left.subsec_nanos()),
+            };
+            let mut fds = [PollFd::new(&input, PollFlags::IN)];
+            match poll(&mut fds, Some(&ts)) {
+                Ok(0) => {
+                    return Err(io::Error::new(
+                        io::ErrorKind::TimedOut,
+                        "the payload did not arrive in time",
+                    ));
+                }
+                Ok(_) => {}
+                Err(rustix::io::Errno::INTR) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        let n = match input.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if n == 0 {
+            return Ok(buf);
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if buf.len() > MAX_PAYLOAD_BYTES {
+            return Ok(buf);
+        }
+    }
+}
+
 /// Ask the server at `socket` to exit. `Ok(false)`: no server was listening.
 pub fn stop(socket: &Path) -> io::Result<bool> {
     match exchange(socket, b"RGH1\nstop\n", Duration::from_secs(5)) {

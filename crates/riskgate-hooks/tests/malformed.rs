@@ -32,7 +32,6 @@ fn answer(agent: Agent, payload: &[u8]) -> Option<String> {
             cwd: root().clone(),
             ..Default::default()
         },
-        remote: None,
     };
     let reply = run(opts, std::io::Cursor::new(payload.to_vec()));
     assert_eq!(reply.exit, 0);

@@ -8,10 +8,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use riskgate_hooks::run::Remote;
 use riskgate_hooks::{Agent, HookEnv, Options, Reply, run, server};
 
 use crate::cmd::common::PolicyArgs;
@@ -104,7 +102,6 @@ pub fn run_server(args: ServerArgs) -> anyhow::Result<ExitCode> {
             load_policy: Box::new(|cwd| PolicyArgs::default().load_at(cwd)),
             on_timeout: None,
             env,
-            remote: None,
         };
         let mut reply = run(opts, payload);
         if trace {
@@ -139,39 +136,7 @@ fn run_hook_with(args: Args, use_server: bool) -> anyhow::Result<ExitCode> {
         .unwrap_or(riskgate_hooks::run::DEFAULT_TIMEOUT);
     let policy_args = args.policy;
     let env = HookEnv::from_process();
-    // the server's socket; `missing` is set when nobody listens there, to start a server
-    let server = use_server
-        .then(|| std::env::current_exe().ok())
-        .flatten()
-        .and_then(|exe| server::socket_path(&exe).map(|socket| (exe, socket)));
-    let missing = Arc::new(AtomicBool::new(false));
-    let remote = server.as_ref().map(|(_, socket)| -> Remote {
-        let (socket, env, missing) = (socket.clone(), env.clone(), Arc::clone(&missing));
-        let agent = args.agent;
-        Box::new(move |payload: &[u8]| {
-            match server::request(&socket, agent, &env, payload, timeout) {
-                Ok(mut reply) => {
-                    if std::env::var_os(server::ENV_TRACE).is_some() {
-                        let note = format!(
-                            "riskgate: answered by the hook server at {}\n",
-                            socket.display()
-                        );
-                        reply.stderr.push_str(&note);
-                    }
-                    Some(reply)
-                }
-                Err(e) => {
-                    use std::io::ErrorKind::{ConnectionRefused, NotFound};
-                    missing.store(
-                        matches!(e.kind(), NotFound | ConnectionRefused),
-                        Ordering::Relaxed,
-                    );
-                    None
-                }
-            }
-        })
-    });
-    let opts = Options {
+    let opts = || Options {
         agent: args.agent,
         timeout,
         load_policy: Box::new(move |cwd| policy_args.load_at(cwd)),
@@ -181,18 +146,73 @@ fn run_hook_with(args: Args, use_server: bool) -> anyhow::Result<ExitCode> {
                 std::process::exit(i32::from(reply.exit));
             })
         }),
-        env,
-        remote,
+        env: env.clone(),
     };
-    let reply = run(opts, std::io::stdin().lock());
+    // the server of this binary and environment, if any
+    let server = use_server
+        .then(|| std::env::current_exe().ok())
+        .flatten()
+        .and_then(|exe| server::socket_path(&exe).map(|socket| (exe, socket)));
+    let Some((exe, socket)) = server else {
+        let reply = run(opts(), std::io::stdin().lock());
+        print_reply(&reply);
+        return Ok(ExitCode::from(reply.exit));
+    };
+    // Through the server: the payload is read and sent within the time limit without a
+    // watchdog thread; whatever fails, this process decides (with its watchdog).
+    let start = std::time::Instant::now();
+    let payload = match server::read_within(std::io::stdin().lock(), timeout) {
+        Ok(p) => p,
+        Err(e) => {
+            let reply = if e.kind() == std::io::ErrorKind::TimedOut {
+                riskgate_hooks::run::time_limit_reply(args.agent, timeout, &env)
+            } else {
+                run(opts(), FailingInput(Some(e)))
+            };
+            print_reply(&reply);
+            return Ok(ExitCode::from(reply.exit));
+        }
+    };
+    let left = timeout.saturating_sub(start.elapsed());
+    let mut missing = false;
+    if left > Duration::ZERO || timeout.is_zero() {
+        match server::request(&socket, args.agent, &env, &payload, left) {
+            Ok(mut reply) => {
+                if std::env::var_os(server::ENV_TRACE).is_some() {
+                    let note = format!(
+                        "riskgate: answered by the hook server at {}\n",
+                        socket.display()
+                    );
+                    reply.stderr.push_str(&note);
+                }
+                print_reply(&reply);
+                return Ok(ExitCode::from(reply.exit));
+            }
+            Err(e) => {
+                use std::io::ErrorKind::{ConnectionRefused, NotFound};
+                missing = matches!(e.kind(), NotFound | ConnectionRefused);
+            }
+        }
+    }
+    let reply = run(opts(), payload.as_slice());
     print_reply(&reply);
-    if let Some((exe, socket)) = &server
-        && missing.load(Ordering::Relaxed)
-    {
+    if missing {
         // answered here; the next calls go to a server (a failure to start one only costs speed)
-        let _ = server::spawn(exe, socket);
+        let _ = server::spawn(&exe, &socket);
     }
     Ok(ExitCode::from(reply.exit))
+}
+
+/// Stdin that could not be read in time: `run` answers with the error.
+struct FailingInput(Option<std::io::Error>);
+
+impl std::io::Read for FailingInput {
+    fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+        Err(self
+            .0
+            .take()
+            .unwrap_or_else(|| std::io::Error::other("stdin unreadable")))
+    }
 }
 
 /// Print a reply; a closed stdout (the agent gave up) is not an error worth more words.
