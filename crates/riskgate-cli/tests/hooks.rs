@@ -544,6 +544,26 @@ fn an_approval_in_the_agent_is_remembered_for_the_session() {
 }
 
 #[test]
+fn copilot_remembers_an_approval_from_its_camel_case_post_tool_use() {
+    let e = env();
+    let pre = json!({"sessionId": "sess-copilot", "timestamp": 1704614600000u64,
+        "cwd": e.project, "toolName": "bash",
+        "toolArgs": "{\"command\": \"git push --force origin main\"}"});
+    let mut post = pre.clone();
+    post["toolResult"] = json!({"resultType": "success", "textResultForLlm": ""});
+    let (out, _) = hook(&e, "copilot", pre.to_string().as_bytes());
+    assert_eq!(decision("copilot", &out).as_deref(), Some("ask"), "{out}");
+    let (out, code) = hook(&e, "copilot", post.to_string().as_bytes());
+    assert_eq!((out.as_str(), code), ("", 0));
+    let (out, _) = hook(&e, "copilot", pre.to_string().as_bytes());
+    assert_eq!(decision("copilot", &out).as_deref(), Some("allow"), "{out}");
+    let mut other = pre.clone();
+    other["sessionId"] = json!("another-session");
+    let (out, _) = hook(&e, "copilot", other.to_string().as_bytes());
+    assert_eq!(decision("copilot", &out).as_deref(), Some("ask"), "{out}");
+}
+
+#[test]
 fn ask_fallback_in_the_policy_decides_what_needs_a_person() {
     let e = env();
     let run = |agent: &str, set: &str, payload: Value| {

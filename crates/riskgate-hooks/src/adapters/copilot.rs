@@ -2,7 +2,8 @@
 //!
 //! Payload, as configured with the camelCase event `preToolUse`: `{sessionId, timestamp, cwd,
 //! toolName, toolArgs}` where `toolArgs` is a JSON-encoded string (an object is accepted too);
-//! `sessionId`, `toolName` and `toolArgs` are required. Configured as `PreToolUse`, Copilot
+//! `sessionId`, `toolName` and `toolArgs` are required; `postToolUse` sends the same fields plus
+//! `toolResult` (the session cache then remembers an approved call). Configured as `PreToolUse`, Copilot
 //! sends Claude's format (`session_id`, `tool_name`, `tool_input` …), mapped as in [`super::claude`].
 //!
 //! | toolName | judged as |
@@ -70,7 +71,12 @@ pub fn parse(m: &Map<String, Value>) -> Result<Call, HookError> {
             summary: summary(other, &Value::Object(args.clone())),
         }],
     };
-    let mut call = Call::new("preToolUse", tool_name, tools);
+    // `postToolUse` sends the same fields plus the tool's `toolResult`: the tool ran, so what
+    // riskgate asked about was approved by the user (the session remembers it)
+    let after = m.contains_key("toolResult");
+    let event = if after { "postToolUse" } else { "preToolUse" };
+    let mut call = Call::new(event, tool_name, tools);
+    call.after = after;
     call.session_id = Some(req_str(m, "sessionId")?);
     call.cwd = opt_str(m, "cwd")?.filter(|c| !c.is_empty()).map(Into::into);
     Ok(call)
