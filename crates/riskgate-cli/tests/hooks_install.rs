@@ -3,47 +3,12 @@
 //! uninstalling removes only riskgate's entry; a file riskgate cannot read as JSON is left
 //! untouched.
 
+mod hooks_common;
+
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use hooks_common::{Env, env, riskgate};
 use serde_json::Value;
-
-struct Env {
-    _tmp: tempfile::TempDir,
-    root: PathBuf,
-    project: PathBuf,
-}
-
-fn env() -> Env {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = std::fs::canonicalize(tmp.path()).unwrap();
-    let project = root.join("proj");
-    std::fs::create_dir_all(project.join(".git")).unwrap();
-    std::fs::create_dir_all(project.join("src")).unwrap();
-    Env {
-        _tmp: tmp,
-        root,
-        project,
-    }
-}
-
-fn riskgate(e: &Env) -> Command {
-    let mut c = Command::cargo_bin("riskgate").expect("binary");
-    c.current_dir(&e.project)
-        .env("HOME", e.root.join("home"))
-        .env("XDG_CONFIG_HOME", e.root.join("config"))
-        .env("XDG_DATA_HOME", e.root.join("data"))
-        .env("XDG_STATE_HOME", e.root.join("state"))
-        .env("NO_COLOR", "1")
-        .env_remove("RISKGATE_STATE_DIR")
-        .env_remove("RISKGATE_DATA_DIR")
-        .env_remove("RISKGATE_CONFIG_DIR")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("GEMINI_PROJECT_DIR")
-        .env_remove("CODEX_HOME")
-        .env_remove("COPILOT_HOME");
-    c
-}
 
 fn settings(e: &Env, rel: &str) -> PathBuf {
     e.project.join(rel)

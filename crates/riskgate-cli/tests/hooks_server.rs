@@ -199,3 +199,52 @@ fn an_idle_server_exits() {
     wait_until("the server's socket", || !sockets(&e).is_empty());
     wait_until("the idle server's exit", || sockets(&e).is_empty());
 }
+
+#[test]
+fn the_socket_is_private_and_a_stalled_client_does_not_block_the_server() {
+    use std::os::unix::fs::PermissionsExt;
+    let e = env();
+    let ls = claude(&e, "Bash", json!({"command": "ls -la"})).to_string();
+    call(&e, 60, "claude", ls.as_bytes());
+    wait_until("the server's socket", || !sockets(&e).is_empty());
+    let socket = sockets(&e).remove(0);
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(socket.parent().unwrap()), 0o700);
+    assert_eq!(mode(&socket), 0o600);
+
+    // a client that connects and never sends: dropped, the next call is still answered
+    let _stalled = std::os::unix::net::UnixStream::connect(&socket).unwrap();
+    let start = Instant::now();
+    let rm = claude(&e, "Bash", json!({"command": "rm -rf /"})).to_string();
+    let (out, err) = call(&e, 60, "claude", rm.as_bytes());
+    assert!(err.contains("answered by the hook server"), "{err}");
+    assert_eq!(decision("claude", &out).as_deref(), Some("deny"), "{out}");
+    assert!(start.elapsed() < Duration::from_secs(5));
+    stop(&e);
+}
+
+#[test]
+fn calls_with_policy_flags_are_decided_alone() {
+    let e = env();
+    let push = claude(
+        &e,
+        "Bash",
+        json!({"command": "git push --force origin main"}),
+    )
+    .to_string();
+    let out = with_server(&e, 60)
+        .args(["hook", "claude", "--set", "hooks.ask_fallback=deny"])
+        .write_stdin(push)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    // the flag decided (a server would not have seen it), and no server was started
+    assert_eq!(
+        decision("claude", stdout.trim()).as_deref(),
+        Some("deny"),
+        "{stdout}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("hook server"));
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(sockets(&e).is_empty());
+}

@@ -89,9 +89,8 @@ pub fn with_agent_defaults(agent: Agent, policy: Policy) -> Policy {
 /// directory, else the process's.
 pub fn call_cwd(call: &Call) -> PathBuf {
     call.cwd
-        .as_ref()
-        .filter(|c| c.is_absolute() && c.is_dir())
-        .cloned()
+        .clone()
+        .filter(|_| has_cwd(call))
         .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("/"))
 }

@@ -392,7 +392,7 @@ pub fn serve(socket: &Path, idle: Duration, handler: Handler) -> Result<(), Hook
                 std::thread::sleep(tick);
                 let quiet = (started.elapsed().as_millis() as u64)
                     .saturating_sub(last.load(Ordering::Relaxed));
-                if done.load(Ordering::Relaxed) || quiet >= idle.as_millis() as u64 {
+                if quiet >= idle.as_millis() as u64 {
                     done.store(true, Ordering::Relaxed);
                     // wake the accept loop
                     let _ = UnixStream::connect(&socket);
