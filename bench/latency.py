@@ -4,13 +4,11 @@
 Usage: python3 bench/latency.py [--bin target/x86_64-unknown-linux-gnu/release/riskgate] [--runs 300] [--only hook]
 
 Hook cases (`riskgate hook claude`) get their Claude Code PreToolUse payload on stdin, as the
-agent sends it (the pipe is part of the hook's cost); the baseline is plain `/bin/true`.
-The statically linked build of the README's hook figures:
+agent sends it (the pipe is part of the hook's cost). The default build is statically linked
+(.cargo/config.toml), as the README's figures are:
 
-    cargo rustc --release -p riskgate-cli --bin riskgate -- \
-        -C target-feature=+crt-static -C relocation-model=static
-    cp target/release/riskgate /tmp/riskgate-static
-    python3 bench/latency.py --runs 300 --only hook --bin /tmp/riskgate-static
+    cargo build --release -p riskgate-cli
+    python3 bench/latency.py --runs 200 --only hook
 
 Each case is run --runs times, interleaved with /bin/true so machine noise hits both alike
 (/bin/true gets the same payload on stdin as the hook it is paired with); prints the median

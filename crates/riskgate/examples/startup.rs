@@ -1,4 +1,5 @@
-//! Where start-up time goes, stage by stage, in a fresh process (what `riskgate check` does).
+//! Where start-up time goes, stage by stage, in a fresh process deciding alone (what
+//! `riskgate check` and a hook call without the hook server do).
 use std::time::Instant;
 
 use riskgate::gate::{CliOverrides, Context, Gate, Policy};
@@ -22,10 +23,8 @@ fn main() {
     lap("parse");
     let findings = engine.commands().findings(&parsed);
     lap("findings");
-    let assessment = engine.assess_command(&command);
-    lap("assess again");
-    let targets = engine.write_targets(&command);
-    lap("write targets");
+    let (assessment, targets) = engine.assess_command_and_targets(&command);
+    lap("assess + targets");
     let mut ctx = Context::new(cwd).interactive(false);
     ctx.write_targets = targets;
     let mut gate = if std::env::var_os("NO_AUDIT").is_some() {

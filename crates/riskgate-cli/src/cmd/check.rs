@@ -43,7 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = command_text(&args.command)?;
     let policy = args.policy.load()?;
     let engine = engine_for(&policy);
-    let assessment = engine.assess_command(&text);
+    let (assessment, write_targets) = engine.assess_command_and_targets(&text);
     let cwd = policy.cwd().to_path_buf();
     let mut ctx = Context::new(cwd).interactive(!args.no_prompt && prompt::is_interactive());
     ctx.force = args.force;
@@ -53,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ctx.session_id = args.session.clone();
     }
-    ctx.write_targets = engine.write_targets(&text);
+    ctx.write_targets = write_targets;
     let action = Action::command(text);
     let mut gate = Gate::new(policy);
     let outcome = gate.evaluate(&action, assessment, &ctx);
