@@ -9,6 +9,7 @@
 //!   affected resources, reversibility, impact, recommendations and an [`Explanation`]
 //!   (the union of seed 001's `RiskAssessment` and seed 004's `RiskClassification`).
 //! - [`Decision`]: allow, ask or deny.
+//! - [`credentials`]: where secrets live on disk, and what kind each is.
 //!
 //! ```
 //! use riskgate_model::{Assessment, ActionKind, Finding, RiskLevel};
@@ -24,6 +25,7 @@
 
 mod action;
 mod assessment;
+pub mod credentials;
 mod decision;
 mod finding;
 mod level;

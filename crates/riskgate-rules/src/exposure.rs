@@ -7,6 +7,7 @@
 
 use std::borrow::Cow;
 
+use riskgate_model::credentials::sensitive_kind;
 use riskgate_model::{Finding, RiskLevel};
 
 use crate::matcher::CommandView;
@@ -64,76 +65,6 @@ const SENDERS: &[&str] = &[
     "ssh", "mail", "mailx", "sendmail", "rclone", "gsutil", "aws", "az", "gcloud", "s3cmd", "http",
     "https", "xh",
 ];
-
-/// What kind of secret a path holds, if it looks sensitive.
-pub(crate) fn sensitive_kind(path: &str) -> Option<&'static str> {
-    let p = path.trim_matches(['"', '\'']);
-    let base = p.rsplit('/').next().unwrap_or(p);
-    if base.ends_with(".pub") {
-        return None;
-    }
-    if base.starts_with("id_rsa")
-        || base.starts_with("id_ed25519")
-        || base.starts_with("id_ecdsa")
-        || base.starts_with("id_dsa")
-        || p.contains("/.ssh/id_")
-    {
-        return Some("an SSH private key");
-    }
-    if matches!(
-        p,
-        "/etc/shadow" | "/etc/gshadow" | "/etc/master.passwd" | "/etc/sudoers"
-    ) || p.starts_with("/etc/sudoers.d/")
-    {
-        return Some("system password or sudo data");
-    }
-    const CLOUD: &[&str] = &[
-        ".aws/credentials",
-        ".aws/config",
-        ".config/gcloud/",
-        ".azure/",
-        ".kube/config",
-        ".docker/config.json",
-        ".netrc",
-        ".git-credentials",
-        ".npmrc",
-        ".pypirc",
-        ".gnupg/",
-        ".password-store",
-        ".vault-token",
-        ".terraform.d/credentials",
-        ".config/gh/hosts.yml",
-        ".cargo/credentials",
-    ];
-    if CLOUD
-        .iter()
-        .any(|c| p.contains(c) || p.ends_with(c.trim_end_matches('/')))
-    {
-        return Some("credentials or tokens");
-    }
-    if base == ".env"
-        || (base.starts_with(".env.")
-            && !["example", "sample", "template", "dist", "defaults"]
-                .iter()
-                .any(|s| base.ends_with(s)))
-    {
-        return Some("an environment file with secrets");
-    }
-    if [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]
-        .iter()
-        .any(|e| base.ends_with(e))
-        && base.len() > 4
-    {
-        return Some("a private key or certificate store");
-    }
-    if p.starts_with("/proc/") && p.ends_with("/environ") {
-        return Some("a process environment");
-    }
-    if base == ".bash_history" || base == ".zsh_history" {
-        return Some("shell history");
-    }
-    None
-}
 
 /// Sensitive paths a command reads: (path, kind).
 pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(Cow<'a, str>, &'static str)> {
@@ -227,23 +158,4 @@ pub(crate) fn exposure_finding(views: &[CommandView<'_>]) -> Option<Finding> {
             .with_match(view.canonical.clone(), Some(view.cmd.span))
             .with_resources(resources),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sensitive_paths() {
-        assert!(sensitive_kind("~/.ssh/id_rsa").is_some());
-        assert!(sensitive_kind("~/.ssh/id_rsa.pub").is_none());
-        assert!(sensitive_kind("~/.aws/credentials").is_some());
-        assert!(sensitive_kind(".env").is_some());
-        assert!(sensitive_kind(".env.production").is_some());
-        assert!(sensitive_kind(".env.example").is_none());
-        assert!(sensitive_kind("/etc/shadow").is_some());
-        assert!(sensitive_kind("/etc/passwd").is_none());
-        assert!(sensitive_kind("server.key").is_some());
-        assert!(sensitive_kind("README.md").is_none());
-    }
 }

@@ -5,36 +5,37 @@
 //! matched against a fixed list of well-known sensitive paths, and those it would match are
 //! added as arguments after it. `/home/$USER/…` and `/Users/$USER/…` count as the home token.
 
-/// Well-known sensitive paths a glob is tried against (`~` is the home token).
-const SENSITIVE: &[&str] = &[
-    "~/.ssh/id_rsa",
-    "~/.ssh/id_ed25519",
-    "~/.ssh/id_ecdsa",
-    "~/.ssh/id_dsa",
+/// Files the rules watch besides the credential stores of [`riskgate_model::credentials`]:
+/// persistence and trust files, and files inside the credential directories.
+const ALSO_WATCHED: &[&str] = &[
     "~/.ssh/authorized_keys",
     "~/.ssh/known_hosts",
     "~/.ssh/config",
-    "~/.aws/credentials",
-    "~/.aws/config",
+    "/root/.ssh/authorized_keys",
     "~/.azure/accessTokens.json",
     "~/.config/gcloud/credentials.db",
     "~/.config/gcloud/application_default_credentials.json",
-    "~/.kube/config",
-    "~/.docker/config.json",
-    "~/.netrc",
-    "~/.git-credentials",
-    "~/.npmrc",
-    "~/.pypirc",
     "~/.gnupg/private-keys-v1.d",
-    "~/.bash_history",
-    "~/.zsh_history",
-    "~/.password-store",
-    "/etc/shadow",
-    "/etc/gshadow",
-    "/etc/sudoers",
-    "/root/.ssh/id_rsa",
-    "/root/.ssh/authorized_keys",
 ];
+
+/// Well-known sensitive paths a glob is tried against (`~` is the home token): the credential
+/// table plus [`ALSO_WATCHED`].
+fn sensitive_paths() -> &'static [String] {
+    use riskgate_model::credentials::{HISTORY, HOME_CREDENTIALS, SSH_KEYS, SYSTEM_SECRETS};
+    static PATHS: std::sync::LazyLock<Vec<String>> = std::sync::LazyLock::new(|| {
+        let mut v: Vec<String> = Vec::new();
+        for k in SSH_KEYS {
+            v.push(format!("~/.ssh/{k}"));
+            v.push(format!("/root/.ssh/{k}"));
+        }
+        let home = HOME_CREDENTIALS.iter().chain(HISTORY);
+        v.extend(home.map(|c| format!("~/{}", c.trim_end_matches('/'))));
+        v.extend(SYSTEM_SECRETS.iter().map(|s| s.to_string()));
+        v.extend(ALSO_WATCHED.iter().map(|s| s.to_string()));
+        v
+    });
+    &PATHS
+}
 
 /// Most glob arguments resolved in one command.
 const MAX_GLOBS: usize = 16;
@@ -47,9 +48,9 @@ pub(crate) fn sensitive_matches(arg: &str) -> Vec<&'static str> {
     // `**/` matches any number of directories; the well-known paths sit right under their
     // directory, so zero of them is what matters.
     let pattern = home_token(arg).replace("/**/", "/");
-    SENSITIVE
+    sensitive_paths()
         .iter()
-        .copied()
+        .map(String::as_str)
         .filter(|p| glob_match(pattern.as_bytes(), p.as_bytes()))
         .collect()
 }

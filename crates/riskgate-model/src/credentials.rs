@@ -1,0 +1,105 @@
+//! Where secrets live on disk: the one table of well-known credential files and what kind of
+//! secret each holds. The rules rate a read of one ([`sensitive_kind`]); the shell normalizer
+//! resolves glob arguments against them (`cat ~/.s*/id_rsa` reads `~/.ssh/id_rsa`).
+//!
+//! ```
+//! use riskgate_model::credentials::sensitive_kind;
+//! assert_eq!(sensitive_kind("~/.ssh/id_ed25519"), Some("an SSH private key"));
+//! assert_eq!(sensitive_kind("~/.ssh/id_ed25519.pub"), None);
+//! ```
+
+/// SSH private key file names (in `~/.ssh/`, or as prefixes: `id_rsa_work`).
+pub const SSH_KEYS: &[&str] = &["id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"];
+
+/// System files with password hashes or sudo rights.
+pub const SYSTEM_SECRETS: &[&str] = &[
+    "/etc/shadow",
+    "/etc/gshadow",
+    "/etc/master.passwd",
+    "/etc/sudoers",
+];
+
+/// Credential and token stores under the home directory (a trailing `/`: a whole directory).
+pub const HOME_CREDENTIALS: &[&str] = &[
+    ".aws/credentials",
+    ".aws/config",
+    ".config/gcloud/",
+    ".azure/",
+    ".kube/config",
+    ".docker/config.json",
+    ".netrc",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    ".gnupg/",
+    ".password-store",
+    ".vault-token",
+    ".terraform.d/credentials",
+    ".config/gh/hosts.yml",
+    ".cargo/credentials",
+];
+
+/// Shell history files (under the home directory).
+pub const HISTORY: &[&str] = &[".bash_history", ".zsh_history"];
+
+/// What kind of secret a path holds, if it looks sensitive.
+pub fn sensitive_kind(path: &str) -> Option<&'static str> {
+    let p = path.trim_matches(['"', '\'']);
+    let base = p.rsplit('/').next().unwrap_or(p);
+    if base.ends_with(".pub") {
+        return None;
+    }
+    if SSH_KEYS.iter().any(|k| base.starts_with(k)) || p.contains("/.ssh/id_") {
+        return Some("an SSH private key");
+    }
+    if SYSTEM_SECRETS.contains(&p) || p.starts_with("/etc/sudoers.d/") {
+        return Some("system password or sudo data");
+    }
+    if HOME_CREDENTIALS
+        .iter()
+        .any(|c| p.contains(c) || p.ends_with(c.trim_end_matches('/')))
+    {
+        return Some("credentials or tokens");
+    }
+    if base == ".env"
+        || (base.starts_with(".env.")
+            && !["example", "sample", "template", "dist", "defaults"]
+                .iter()
+                .any(|s| base.ends_with(s)))
+    {
+        return Some("an environment file with secrets");
+    }
+    if [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]
+        .iter()
+        .any(|e| base.ends_with(e))
+        && base.len() > 4
+    {
+        return Some("a private key or certificate store");
+    }
+    if p.starts_with("/proc/") && p.ends_with("/environ") {
+        return Some("a process environment");
+    }
+    if HISTORY.contains(&base) {
+        return Some("shell history");
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sensitive_paths() {
+        assert!(sensitive_kind("~/.ssh/id_rsa").is_some());
+        assert!(sensitive_kind("~/.ssh/id_rsa.pub").is_none());
+        assert!(sensitive_kind("~/.aws/credentials").is_some());
+        assert!(sensitive_kind(".env").is_some());
+        assert!(sensitive_kind(".env.production").is_some());
+        assert!(sensitive_kind(".env.example").is_none());
+        assert!(sensitive_kind("/etc/shadow").is_some());
+        assert!(sensitive_kind("/etc/passwd").is_none());
+        assert!(sensitive_kind("server.key").is_some());
+        assert!(sensitive_kind("README.md").is_none());
+    }
+}
