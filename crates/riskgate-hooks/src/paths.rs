@@ -141,11 +141,7 @@ fn base(p: &Path) -> String {
 
 /// `.env`, `.env.local`, `prod.env`, `.envrc` — not `.env.example` and the like.
 pub fn is_env_file(p: &Path) -> bool {
-    let b = base(p);
-    let example = [".example", ".sample", ".template", ".dist"]
-        .iter()
-        .any(|e| b.ends_with(e));
-    ((b == ".env" || b.starts_with(".env.") || b.ends_with(".env")) && !example) || b == ".envrc"
+    riskgate::model::credentials::is_env_file(&base(p))
 }
 
 fn is_ci(rel: &str) -> bool {
@@ -229,22 +225,15 @@ pub fn is_manifest(p: &Path) -> bool {
         || b.ends_with(".gemspec")
 }
 
-const CREDENTIALS: &[&str] = &[
-    ".ssh",
-    ".aws",
-    ".gnupg",
-    ".kube",
-    ".docker/config.json",
-    ".config/gcloud",
-    ".azure",
-    ".netrc",
-    ".npmrc",
-    ".pypirc",
-    ".git-credentials",
-    ".config/gh/hosts.yml",
-    ".terraformrc",
-    ".vault-token",
-];
+/// Credential locations under the home directory: the whole `~/.ssh` and `~/.aws` (a write
+/// there is as bad as to a key), the model's credential stores, Terraform's CLI token file.
+static CREDENTIALS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock::new(|| {
+    let stores = riskgate::model::credentials::HOME_CREDENTIALS.iter();
+    [".ssh", ".aws", ".terraformrc"]
+        .into_iter()
+        .chain(stores.map(|c| c.trim_end_matches('/')))
+        .collect()
+});
 
 const PERSISTENCE: &[&str] = &[
     ".bashrc",
@@ -275,14 +264,7 @@ const AGENT_CONFIG: &[&str] = &[
 ];
 
 fn is_key_file(p: &Path) -> bool {
-    let b = base(p);
-    b.starts_with("id_rsa")
-        || b.starts_with("id_ed25519")
-        || b.starts_with("id_ecdsa")
-        || b.starts_with("id_dsa")
-        || [".pem", ".key", ".p12", ".pfx", ".keystore", ".jks"]
-            .iter()
-            .any(|e| b.ends_with(e))
+    riskgate::model::credentials::is_private_key_file(&base(p))
 }
 
 fn has_git_dir(p: &Path) -> Option<bool> {
@@ -400,7 +382,7 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
     }
     if rel.is_none() {
         let in_temp = project.temp.iter().any(|t| abs.starts_with(t));
-        if project.in_home(&abs, CREDENTIALS) {
+        if project.in_home(&abs, &CREDENTIALS) {
             push(
                 "hook.path.credentials",
                 RiskLevel::High,
@@ -483,11 +465,11 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
 pub fn read_findings(project: &Project, path: &str) -> Vec<Finding> {
     let abs = project.resolve(path);
     let shown = abs.display().to_string();
-    let what = if project.in_home(&abs, CREDENTIALS) || is_key_file(&abs) {
+    let what = if project.in_home(&abs, &CREDENTIALS) || is_key_file(&abs) {
         "credentials or a private key"
     } else if is_env_file(&abs) {
         "an environment file"
-    } else if ["/etc/shadow", "/etc/gshadow", "/etc/sudoers"].contains(&shown.as_str()) {
+    } else if riskgate::model::credentials::SYSTEM_SECRETS.contains(&shown.as_str()) {
         "a system secrets file"
     } else {
         return Vec::new();

@@ -39,6 +39,29 @@ pub const HOME_CREDENTIALS: &[&str] = &[
     ".cargo/credentials",
 ];
 
+/// Extensions of private keys and certificate stores.
+pub const KEY_EXTENSIONS: &[&str] = &[".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"];
+
+/// Whether a file name is an environment file with secrets: `.env`, `.env.production`,
+/// `prod.env`, `.envrc`; not a template (`.env.example`, `.env.sample` …).
+pub fn is_env_file(base: &str) -> bool {
+    let template = ["example", "sample", "template", "dist", "defaults"]
+        .iter()
+        .any(|t| base.ends_with(t));
+    !template
+        && (base == ".env"
+            || base.starts_with(".env.")
+            || base.ends_with(".env")
+            || base == ".envrc")
+}
+
+/// Whether a file name is a private key (an SSH key, not its `.pub`) or a key store.
+pub fn is_private_key_file(base: &str) -> bool {
+    !base.ends_with(".pub")
+        && (SSH_KEYS.iter().any(|k| base.starts_with(k))
+            || (KEY_EXTENSIONS.iter().any(|e| base.ends_with(e)) && base.len() > 4))
+}
+
 /// Shell history files (under the home directory).
 pub const HISTORY: &[&str] = &[".bash_history", ".zsh_history"];
 
@@ -61,19 +84,10 @@ pub fn sensitive_kind(path: &str) -> Option<&'static str> {
     {
         return Some("credentials or tokens");
     }
-    if base == ".env"
-        || (base.starts_with(".env.")
-            && !["example", "sample", "template", "dist", "defaults"]
-                .iter()
-                .any(|s| base.ends_with(s)))
-    {
+    if is_env_file(base) {
         return Some("an environment file with secrets");
     }
-    if [".pem", ".key", ".p12", ".pfx", ".jks", ".keystore"]
-        .iter()
-        .any(|e| base.ends_with(e))
-        && base.len() > 4
-    {
+    if KEY_EXTENSIONS.iter().any(|e| base.ends_with(e)) && base.len() > 4 {
         return Some("a private key or certificate store");
     }
     if p.starts_with("/proc/") && p.ends_with("/environ") {
@@ -101,5 +115,17 @@ mod tests {
         assert!(sensitive_kind("/etc/passwd").is_none());
         assert!(sensitive_kind("server.key").is_some());
         assert!(sensitive_kind("README.md").is_none());
+        assert!(sensitive_kind("deploy/prod.env").is_some());
+        assert!(sensitive_kind(".envrc").is_some());
+        assert!(sensitive_kind(".env.defaults").is_none());
+    }
+
+    #[test]
+    fn key_files() {
+        assert!(is_private_key_file("id_ed25519"));
+        assert!(is_private_key_file("server.pem"));
+        assert!(!is_private_key_file("id_ed25519.pub"));
+        assert!(!is_private_key_file(".key"));
+        assert!(!is_private_key_file("keys.txt"));
     }
 }
