@@ -15,11 +15,6 @@ static TABLE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r#"(?i)\b(?:FROM|INTO|UPDATE|JOIN|TABLE(?:\s+IF\s+(?:NOT\s+)?EXISTS)?|TRUNCATE(?:\s+TABLE)?)\s+([`"\[]?[A-Za-z_][\w$]*(?:[`"\]]?\.[`"\[]?[A-Za-z_][\w$]*)?)"#).ok()
 });
 
-static SENSITIVE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(r"(?i)(?:^|/|~)(?:\.ssh/(?:id_[a-z0-9_]+|authorized_keys|known_hosts|config)|\.aws/(?:credentials|config)|\.config/gcloud|\.kube/config|\.docker/config\.json|\.netrc|\.npmrc|\.pypirc|\.git-credentials|\.gnupg|etc/shadow|etc/gshadow|etc/sudoers|\.env(?:\.[a-z]+)?$|credentials\.json|[a-z0-9_-]*\.(?:pem|key|p12|pfx|keystore|jks)$|\.password-store|keychain|\.vault-token|\.terraform\.d/credentials)")
-        .ok()
-});
-
 static PERSISTENCE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"(?i)(?:^/etc/|^/usr/(?:s?bin|lib)/|^/boot/|^/var/spool/cron|(?:^|/|~)\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|cshrc|tcshrc|config/fish/config\.fish)$|(?:^|/|~)\.ssh/authorized_keys|(?:^|/|~)\.config/(?:systemd|autostart)/|/Library/Launch(?:Agents|Daemons)/|^/lib/systemd/|crontab)")
         .ok()
@@ -89,7 +84,14 @@ pub fn is_critical_path(p: &str) -> bool {
 
 /// True for paths of credentials and secrets.
 pub fn is_sensitive_path(p: &str) -> bool {
-    SENSITIVE.as_ref().is_some_and(|r| r.is_match(p))
+    let l = p.to_ascii_lowercase();
+    riskgate_model::credentials::sensitive_kind(&l).is_some()
+        // what code touches in ~/.ssh besides keys (trust and persistence), service-account
+        // files, the macOS keychain
+        || l.contains("/.ssh/")
+        || l.starts_with(".ssh/")
+        || l.ends_with("credentials.json")
+        || l.contains("keychain")
 }
 
 /// True for shell startup files, system configuration, scheduling and service files.
