@@ -257,28 +257,15 @@ pub fn is_api_spec(p: &str) -> bool {
             && (b.ends_with(".yaml") || b.ends_with(".yml") || b.ends_with(".json")))
 }
 
-/// Key material and credential files.
+/// Key material and credential files: private keys and key stores (the model's credential
+/// table), password databases, PuTTY keys, exported GPG keys, and credential files.
 pub fn is_key_file(p: &str) -> bool {
     let l = lower(p);
     let b = base(&l);
-    [
-        ".pem",
-        ".key",
-        ".p12",
-        ".pfx",
-        ".jks",
-        ".keystore",
-        ".kdbx",
-        ".ppk",
-        ".asc",
-        ".gpg",
-    ]
-    .iter()
-    .any(|e| b.ends_with(e))
-        || b.starts_with("id_rsa")
-        || b.starts_with("id_ed25519")
-        || b.starts_with("id_ecdsa")
-        || b.starts_with("id_dsa")
+    riskgate_model::credentials::is_private_key_file(b)
+        || [".kdbx", ".ppk", ".asc", ".gpg"]
+            .iter()
+            .any(|e| b.ends_with(e))
         || b == "credentials"
         || b == "credentials.json"
         || b.starts_with("service-account") && b.ends_with(".json")
@@ -387,6 +374,9 @@ mod tests {
         );
         assert!(is_api_spec("api/openapi.yaml") && is_api_spec("proto/user.proto"));
         assert!(is_key_file("certs/server.key") && is_key_file("deploy/id_rsa"));
+        // a public key is not a secret; a PuTTY key and a pgpass file are
+        assert!(!is_key_file("deploy/id_rsa.pub"));
+        assert!(is_key_file("keys/prod.ppk") && is_key_file("home/.pgpass"));
         assert!(
             is_production(".env.production")
                 && is_production("k8s/prod/deploy.yaml")
