@@ -96,7 +96,13 @@ struct Watchdog {
 }
 
 impl Watchdog {
-    fn start(agent: Agent, timeout: Duration, on_timeout: OnTimeout) -> Option<Watchdog> {
+    /// Answer after `wait`, with `timeout` (the hook's time limit) as the reason.
+    fn start(
+        agent: Agent,
+        wait: Duration,
+        timeout: Duration,
+        on_timeout: OnTimeout,
+    ) -> Option<Watchdog> {
         let state = Arc::new((Mutex::new(false), Condvar::new()));
         let shared = Arc::clone(&state);
         let spawned = std::thread::Builder::new()
@@ -104,8 +110,7 @@ impl Watchdog {
             .spawn(move || {
                 let (lock, cvar) = &*shared;
                 let Ok(answered) = lock.lock() else { return };
-                let Ok((mut answered, _)) = cvar.wait_timeout_while(answered, timeout, |a| !*a)
-                else {
+                let Ok((mut answered, _)) = cvar.wait_timeout_while(answered, wait, |a| !*a) else {
                     return;
                 };
                 if *answered {
@@ -136,11 +141,19 @@ impl Watchdog {
 /// Answer one hook call whose payload is read from `input`. With `on_timeout`, a watchdog
 /// answers in its place when the decision takes longer than the time limit.
 pub fn run(opts: Options, input: impl Read) -> Reply {
+    let budget = opts.timeout;
+    run_within(opts, input, budget)
+}
+
+/// [`run`] with the watchdog answering after `budget` rather than the whole time limit: what
+/// is left of it when part was spent elsewhere (a hook server that did not answer). The
+/// answer's reason still names the time limit.
+pub fn run_within(opts: Options, input: impl Read, budget: Duration) -> Reply {
     let agent = opts.agent;
     let start = Instant::now();
     let watchdog = opts
         .on_timeout
-        .and_then(|f| Watchdog::start(agent, opts.timeout, f));
+        .and_then(|f| Watchdog::start(agent, budget, opts.timeout, f));
     let load = opts.load_policy;
     let env = opts.env;
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

@@ -8,7 +8,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use riskgate_hooks::{Agent, HookEnv, Options, Reply, run, server};
 
@@ -125,6 +125,8 @@ pub fn run_hook(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Run `riskgate hook`, through the hook server when `use_server`.
 fn run_hook_with(args: Args, use_server: bool) -> anyhow::Result<ExitCode> {
+    // the one start every deadline of this call is taken from
+    let start = Instant::now();
     let timeout = args
         .timeout_ms
         .or_else(|| {
@@ -158,49 +160,96 @@ fn run_hook_with(args: Args, use_server: bool) -> anyhow::Result<ExitCode> {
         print_reply(&reply);
         return Ok(ExitCode::from(reply.exit));
     };
-    // Through the server: the payload is read and sent within the time limit without a
-    // watchdog thread; whatever fails, this process decides (with its watchdog).
-    let start = std::time::Instant::now();
-    let payload = match server::read_within(std::io::stdin().lock(), timeout) {
-        Ok(p) => p,
-        Err(e) => {
-            let reply = if e.kind() == std::io::ErrorKind::TimedOut {
-                riskgate_hooks::run::time_limit_reply(args.agent, timeout, &env)
-            } else {
-                run(opts(), FailingInput(Some(e)))
-            };
-            print_reply(&reply);
-            return Ok(ExitCode::from(reply.exit));
-        }
-    };
-    let left = timeout.saturating_sub(start.elapsed());
-    let mut missing = false;
-    if left > Duration::ZERO || timeout.is_zero() {
-        match server::request(&socket, args.agent, &env, &payload, left) {
-            Ok(mut reply) => {
-                if std::env::var_os(server::ENV_TRACE).is_some() {
-                    let note = format!(
-                        "riskgate: answered by the hook server at {}\n",
-                        socket.display()
-                    );
-                    reply.stderr.push_str(&note);
-                }
-                print_reply(&reply);
-                return Ok(ExitCode::from(reply.exit));
-            }
-            Err(e) => {
-                use std::io::ErrorKind::{ConnectionRefused, NotFound};
-                missing = matches!(e.kind(), NotFound | ConnectionRefused);
-            }
-        }
-    }
-    let reply = run(opts(), payload.as_slice());
+    let (reply, start_server) = through_server(args.agent, &socket, &env, timeout, start, opts);
     print_reply(&reply);
-    if missing {
+    if start_server {
         // answered here; the next calls go to a server (a failure to start one only costs speed)
         let _ = server::spawn(&exe, &socket);
     }
     Ok(ExitCode::from(reply.exit))
+}
+
+/// A time limit of zero (none) still bounds the wait for a server.
+const UNLIMITED_SERVER_SHARE: Duration = Duration::from_secs(4);
+/// Less than this left of the time limit: the time limit's answer rather than deciding alone.
+const MIN_ALONE: Duration = Duration::from_millis(20);
+
+/// One call through the hook server, from `start`, ending by `timeout` after it (plus the
+/// moment it takes to print and record the time limit's answer) whatever the server does.
+/// The payload is read and sent without a watchdog thread. The server gets half the time
+/// limit; when it does not answer in it, this process decides alone in what is left (with a
+/// watchdog), or answers the time limit's ask (deny where the agent cannot ask). True with
+/// the reply when no server listens (one should be started).
+#[cfg(unix)]
+fn through_server(
+    agent: Agent,
+    socket: &std::path::Path,
+    env: &HookEnv,
+    timeout: Duration,
+    start: Instant,
+    opts: impl FnOnce() -> Options,
+) -> (Reply, bool) {
+    let deadline = (!timeout.is_zero()).then(|| start + timeout);
+    let payload = match server::read_within(std::io::stdin().lock(), deadline) {
+        Ok(p) => p,
+        Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+            return (
+                riskgate_hooks::run::time_limit_reply(agent, timeout, env),
+                false,
+            );
+        }
+        Err(e) => return (run(opts(), FailingInput(Some(e))), false),
+    };
+    let share = if timeout.is_zero() {
+        UNLIMITED_SERVER_SHARE
+    } else {
+        timeout / 2
+    };
+    let mut start_server = false;
+    let mut warning = String::new();
+    match server::request(socket, agent, env, &payload, timeout, start + share) {
+        Ok(mut reply) => {
+            if std::env::var_os(server::ENV_TRACE).is_some() {
+                let note = format!(
+                    "riskgate: answered by the hook server at {}\n",
+                    socket.display()
+                );
+                reply.stderr.push_str(&note);
+            }
+            return (reply, false);
+        }
+        Err(server::CallError::NoServer) => start_server = true,
+        Err(server::CallError::Untrusted(why)) => {
+            warning = format!("riskgate: warning: hook server not used: {why}\n");
+        }
+        Err(server::CallError::Failed(_)) => {}
+    }
+    let mut reply = match deadline {
+        None => run(opts(), payload.as_slice()),
+        Some(deadline) => {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left < MIN_ALONE {
+                riskgate_hooks::run::time_limit_reply(agent, timeout, env)
+            } else {
+                riskgate_hooks::run::run_within(opts(), payload.as_slice(), left)
+            }
+        }
+    };
+    reply.stderr.insert_str(0, &warning);
+    (reply, start_server)
+}
+
+/// No hook server outside Unix: every call decided alone.
+#[cfg(not(unix))]
+fn through_server(
+    _agent: Agent,
+    _socket: &std::path::Path,
+    _env: &HookEnv,
+    _timeout: Duration,
+    _start: Instant,
+    opts: impl FnOnce() -> Options,
+) -> (Reply, bool) {
+    (run(opts(), std::io::stdin().lock()), false)
 }
 
 /// Stdin that could not be read in time: `run` answers with the error.
