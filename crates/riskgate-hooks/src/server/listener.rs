@@ -221,3 +221,110 @@ pub fn spawn(exe: &Path, socket: &Path) -> io::Result<bool> {
         .spawn()?;
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Agent;
+    use crate::run::HookEnv;
+    use crate::server::client::{CallError, request};
+
+    /// A server whose handler allows at once, except a payload `slow`, which takes 30 s.
+    fn start_server() -> (tempfile::TempDir, std::path::PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let socket = tmp.path().join("run/s.sock");
+        let handler: Handler = Arc::new(|_, _, payload: &[u8]| {
+            if payload == b"slow" {
+                std::thread::sleep(Duration::from_secs(30));
+            }
+            Reply {
+                stdout: "allowed".into(),
+                stderr: String::new(),
+                exit: 0,
+            }
+        });
+        let s = socket.clone();
+        std::thread::spawn(move || serve(&s, Duration::from_secs(60), handler));
+        let start = Instant::now();
+        while !socket.exists() {
+            assert!(start.elapsed() < Duration::from_secs(10), "no socket");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        (tmp, socket)
+    }
+
+    fn call(socket: &Path, payload: &[u8], within: Duration) -> Result<Reply, CallError> {
+        let env = HookEnv {
+            cwd: std::env::temp_dir(),
+            ..HookEnv::default()
+        };
+        let limit = Duration::from_secs(8);
+        request(
+            socket,
+            Agent::Claude,
+            &env,
+            payload,
+            limit,
+            Instant::now() + within,
+        )
+    }
+
+    #[test]
+    fn a_call_past_its_budget_is_answered_ask_and_others_go_on() {
+        let (_tmp, socket) = start_server();
+        // past its budget: the time limit's answer, not the handler's, and within the deadline
+        let slow = call(&socket, b"slow", Duration::from_millis(400)).unwrap();
+        assert!(slow.stdout.contains("\"ask\""), "{}", slow.stdout);
+        assert!(
+            slow.stdout.contains("no decision within 8000 ms"),
+            "{}",
+            slow.stdout
+        );
+        // the abandoned work goes on; other calls are answered by the handler meanwhile
+        let fast = call(&socket, b"{}", Duration::from_millis(400)).unwrap();
+        assert_eq!(fast.stdout, "allowed");
+    }
+
+    #[test]
+    fn stuck_clients_do_not_delay_another() {
+        let (_tmp, socket) = start_server();
+        // one connects and never writes, one writes half a request: each has 2 s to finish,
+        // and the next call's whole deadline is shorter than that
+        let _silent = UnixStream::connect(&socket).unwrap();
+        let mut half = UnixStream::connect(&socket).unwrap();
+        half.write_all(b"RGH2\nclaude\n8000\n").unwrap();
+        let fast = call(&socket, b"{}", Duration::from_millis(500)).unwrap();
+        assert_eq!(fast.stdout, "allowed");
+    }
+
+    #[test]
+    fn calls_past_the_cap_are_closed_and_the_cap_is_given_back() {
+        let (_tmp, socket) = start_server();
+        let held: Vec<UnixStream> = (0..MAX_CALLS)
+            .map(|_| UnixStream::connect(&socket).unwrap())
+            .collect();
+        std::thread::sleep(Duration::from_millis(100));
+        // over the cap: closed at once, so the client gives up without waiting its deadline
+        let err = call(&socket, b"{}", Duration::from_secs(30)).unwrap_err();
+        assert!(matches!(err, CallError::Failed(_)), "{err}");
+        drop(held);
+        std::thread::sleep(Duration::from_millis(100));
+        let fast = call(&socket, b"{}", Duration::from_millis(500)).unwrap();
+        assert_eq!(fast.stdout, "allowed");
+    }
+
+    #[test]
+    fn a_linked_lock_is_refused_and_its_target_untouched() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("run");
+        fsperm::private_dir(&dir, true).unwrap();
+        let target = tmp.path().join("precious");
+        fs::write(&target, "keep me").unwrap();
+        std::os::unix::fs::symlink(&target, dir.join("s.lock")).unwrap();
+        let handler: Handler = Arc::new(|_, _, _: &[u8]| unreachable!());
+        let err = serve(&dir.join("s.sock"), Duration::from_secs(1), handler).unwrap_err();
+        assert!(err.to_string().contains("symbolic link"), "{err}");
+        assert_eq!(fs::read_to_string(&target).unwrap(), "keep me");
+        assert!(!dir.join("s.sock").exists());
+    }
+}
