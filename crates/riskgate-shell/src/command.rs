@@ -7,8 +7,12 @@ use crate::interp::{self, Reader};
 use crate::unwrap::{self, Next};
 use crate::{NestedInput, Origin, Signal, SimpleCommand, Word, Wrapper};
 
-/// Most wrappers peeled from one command.
+/// Most wrappers peeled from one command and fully analyzed (and recorded on it).
 const MAX_WRAPPERS: usize = 64;
+
+/// Most wrappers peeled from one command at all (past [`MAX_WRAPPERS`] the result is marked
+/// incomplete).
+const MAX_PEELS: usize = 4096;
 
 /// Most words of a literal stdin taken as `xargs` arguments.
 const MAX_STDIN_ARGS: usize = 64;
@@ -33,7 +37,15 @@ impl Norm<'_> {
             privileged: frame.privileged,
             remote: frame.remote.clone(),
         };
-        for _ in 0..MAX_WRAPPERS {
+        for k in 0..MAX_PEELS {
+            // Past the bound, peeling goes on (within the time budget) so that the command at
+            // the end is still found (`timeout 5` × 65 then `rm -rf /`), and says so.
+            if k == MAX_WRAPPERS {
+                self.limit(format!("more than {MAX_WRAPPERS} wrappers"));
+            }
+            if k >= MAX_WRAPPERS && self.over_time() {
+                break;
+            }
             let Some(peeled) = unwrap::peel(&p.argv) else {
                 return self
                     .push_full(p, c, frame)
@@ -61,7 +73,9 @@ impl Norm<'_> {
                 );
             }
             let from_stdin = peeled.wrapper.name == "xargs";
-            c.wrappers.push(peeled.wrapper);
+            if c.wrappers.len() < MAX_WRAPPERS {
+                c.wrappers.push(peeled.wrapper);
+            }
             c.privileged |= peeled.privileged;
             if peeled.remote.is_some() {
                 c.remote = peeled.remote;
@@ -113,8 +127,10 @@ impl Norm<'_> {
                 }
             }
         }
-        self.limit(format!("more than {MAX_WRAPPERS} wrappers"));
-        None
+        // Out of peels or time: what is left is still a command.
+        self.limit(format!("more than {MAX_PEELS} wrappers"));
+        self.push_full(p, c, frame)
+            .map(|i| Range { first: i, last: i })
     }
 
     /// A wrapper runs a shell string (`bash -c`, `eval`, `su -c`, `ssh host CMD`, `watch`).
@@ -189,7 +205,7 @@ impl Norm<'_> {
 
     /// Canonicalize and record one command, then follow what it runs.
     fn push_full(&mut self, p: Pending, c: Ctx, frame: &Frame) -> Option<usize> {
-        if self.at_command_limit() {
+        if self.at_command_limit(&p.argv) {
             return None;
         }
         let raw_argv: Vec<Word> = p.argv.iter().map(|w| w.w.clone()).collect();

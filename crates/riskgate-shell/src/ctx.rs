@@ -1,7 +1,9 @@
 //! The normalization context: output being built, variable environment, bounds, and the
 //! per-nesting [`Frame`] inherited by nested scripts (wrappers, privilege, remote host, span).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, RandomState};
+use std::time::Instant;
 
 use riskgate_model::Span;
 
@@ -163,12 +165,30 @@ pub(crate) struct Norm<'s> {
     pub cwd: Option<String>,
     /// The nested text being walked (`bash -c '…'`), whose own offsets brush reports.
     pub nested_src: Option<String>,
-    limit_noted: bool,
+    /// How many times a bound was hit.
+    pub limits_hit: usize,
+    /// When the time budget ([`Limits::max_time`]) runs out.
+    deadline: Option<Instant>,
+    /// The time budget ran out: the bash parser is no longer used, and the whole input is
+    /// scanned by the linear splitter at the end.
+    pub brush_off: bool,
+    /// Bytes scanned by the linear splitter ([`crate::fallback::split_flat`]).
+    pub flat_work: usize,
+    /// Inside a linear scan: a command already recorded is not recorded again.
+    pub flat_active: bool,
+    /// Nested text queued by the linear scan, and whether the outermost scan is draining it.
+    pub flat_queue: Vec<(String, Frame)>,
+    pub flat_draining: bool,
+    /// Hashes of the raw argv of recorded commands (`seen_upto` of them), for deduplication.
+    seen: HashSet<u64>,
+    seen_upto: usize,
+    hasher: RandomState,
 }
 
 impl<'s> Norm<'s> {
     pub(crate) fn new(src: &'s str, limits: Limits) -> Norm<'s> {
-        let char_bytes = if src.is_ascii() {
+        // Only text the bash parser sees needs the char → byte table (8 bytes a char).
+        let char_bytes = if src.len() > limits.max_input_bytes || src.is_ascii() {
             None
         } else {
             let mut v: Vec<usize> = src.char_indices().map(|(b, _)| b).collect();
@@ -190,7 +210,16 @@ impl<'s> Norm<'s> {
             subst_texts: Vec::new(),
             cwd: None,
             nested_src: None,
-            limit_noted: false,
+            limits_hit: 0,
+            deadline: Instant::now().checked_add(limits.max_time),
+            brush_off: false,
+            flat_work: 0,
+            flat_active: false,
+            flat_queue: Vec::new(),
+            flat_draining: false,
+            seen: HashSet::new(),
+            seen_upto: 0,
+            hasher: RandomState::new(),
         }
     }
 
@@ -226,17 +255,78 @@ impl<'s> Norm<'s> {
 
     /// Record that a bound was hit (once per bound message).
     pub(crate) fn limit(&mut self, message: String) {
-        self.limit_noted = true;
+        self.limits_hit += 1;
         self.issue(ParseIssue::Limit { message });
     }
 
-    pub(crate) fn at_command_limit(&mut self) -> bool {
-        if self.commands.len() >= self.limits.max_commands {
-            let m = format!("more than {} commands", self.limits.max_commands);
+    /// Whether the command `argv` is not to be recorded: past [`Limits::max_commands`] only
+    /// commands not seen before are (so the one that differs is not lost after thousands of
+    /// the same), and none past twice that; inside a linear scan, only new ones.
+    pub(crate) fn at_command_limit(&mut self, argv: &[XWord]) -> bool {
+        let n = self.commands.len();
+        let soft = self.limits.max_commands;
+        if n >= soft {
+            let m = format!("more than {soft} commands");
             self.limit(m);
+            if n >= self.hard_command_cap() {
+                return true;
+            }
+        }
+        (n >= soft || self.flat_active) && self.seen_before(argv)
+    }
+
+    /// Most commands recorded at all.
+    pub(crate) fn hard_command_cap(&self) -> usize {
+        self.limits.max_commands.saturating_mul(2)
+    }
+
+    fn argv_hash<'a>(&self, words: impl Iterator<Item = &'a str>) -> u64 {
+        let mut joined = String::new();
+        for w in words {
+            joined.push_str(w);
+            joined.push('\0');
+        }
+        self.hasher.hash_one(joined)
+    }
+
+    /// Whether a command with this raw argv was recorded already.
+    fn seen_before(&mut self, argv: &[XWord]) -> bool {
+        while let Some(c) = self.commands.get(self.seen_upto) {
+            let h = self.argv_hash(c.raw_argv.iter().map(|w| w.text.as_str()));
+            self.seen.insert(h);
+            self.seen_upto += 1;
+        }
+        let h = self.argv_hash(argv.iter().map(|w| w.w.text.as_str()));
+        self.seen.contains(&h)
+    }
+
+    /// True once the time budget is spent (recorded once as a [`ParseIssue::Limit`]); from
+    /// then on the bash parser is not used.
+    pub(crate) fn over_time(&mut self) -> bool {
+        if self.brush_off {
             return true;
         }
-        false
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            let m = format!(
+                "analysis took longer than {} ms",
+                self.limits.max_time.as_millis()
+            );
+            self.limit(m);
+            self.brush_off = true;
+        }
+        self.brush_off
+    }
+
+    /// Account for scanning `len` more bytes with the linear splitter; false (and an issue)
+    /// past twice [`Limits::max_scan_bytes`].
+    pub(crate) fn flat_spend(&mut self, len: usize) -> bool {
+        self.flat_work = self.flat_work.saturating_add(len).saturating_add(16);
+        let budget = self.limits.max_scan_bytes.saturating_mul(2);
+        if self.flat_work > budget {
+            self.limit(format!("more than {budget} bytes scanned"));
+            return false;
+        }
+        true
     }
 
     /// Account for parsing `len` more bytes; false (and an issue) past the budget.

@@ -84,16 +84,19 @@ pub(crate) fn split(text: &str) -> Vec<Vec<RawCommand>> {
                 word_start.get_or_insert(i);
                 let close = find_close(b, i + 1, c);
                 let end = close.unwrap_or(b.len());
+                // `before` is a char boundary of `word`: what this quote added can be taken
+                // back whole, whatever characters it holds.
+                let before = word.len();
                 word.push_str(text.get(i..end).unwrap_or(""));
                 if close.is_some() {
                     word.push(c as char);
                     i = end + 1;
                 } else {
                     // Unterminated: keep the content and close the quote; an empty tail is
-                    // dropped (`rm -rf / "` is `rm -rf /`).
+                    // dropped (`rm -rf / "` is `rm -rf /`, and so is `rm -rf / "\u{3000}`).
                     let tail = text.get(i + 1..).unwrap_or("");
                     if tail.trim().is_empty() {
-                        word.truncate(word.len().saturating_sub(1));
+                        word.truncate(before);
                         if word.is_empty() {
                             word_start = None;
                         }
@@ -139,6 +142,142 @@ pub(crate) fn split(text: &str) -> Vec<Vec<RawCommand>> {
         pipelines.push(pipeline);
     }
     pipelines
+}
+
+/// Most words in one command of [`split_flat`]; a longer run of words is cut into commands of
+/// this many words.
+pub(crate) const MAX_FLAT_WORDS: usize = 4096;
+
+/// How a command of [`split_flat`] ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FlatEnd {
+    /// `|` or `|&`: its output feeds the next command.
+    Pipe,
+    /// Anything else.
+    Other,
+}
+
+/// The linear, quote-blind split for text past a bound: every quote, bracket, brace and
+/// substitution opener or closer is a command boundary, as are `;`, `&`, `|`, `<`, `>` and
+/// newlines, so what is nested inside them comes out as commands of its own
+/// (`"$("$(rm -rf /` gives `rm -rf /`). Over-approximates on purpose: `echo "a; rm -rf /"`
+/// gives `rm -rf /` too. Words are split on ASCII whitespace and control characters; a
+/// backslash is dropped. `f(words, start, end, how)` gets each command in order and returns
+/// false to stop.
+pub(crate) fn split_flat(text: &str, mut f: impl FnMut(&[String], usize, usize, FlatEnd) -> bool) {
+    struct Cur {
+        words: Vec<String>,
+        word: String,
+        /// Where the current word and the current command start.
+        word_start: usize,
+        start: usize,
+    }
+    impl Cur {
+        fn end_word(&mut self) {
+            if !self.word.is_empty() {
+                if self.words.is_empty() {
+                    self.start = self.word_start;
+                }
+                self.words.push(std::mem::take(&mut self.word));
+            }
+        }
+    }
+    let b = text.as_bytes();
+    let mut cur = Cur {
+        words: Vec::new(),
+        word: String::new(),
+        word_start: 0,
+        start: 0,
+    };
+    // End the current command at `end`; false when `f` says stop.
+    let mut emit = |cur: &mut Cur, end: usize, how: FlatEnd| -> bool {
+        cur.end_word();
+        if cur.words.is_empty() {
+            return true;
+        }
+        let go = f(&cur.words, cur.start, end, how);
+        cur.words.clear();
+        go
+    };
+    let mut i = 0usize;
+    while let Some(&c) = b.get(i) {
+        let sep = match c {
+            b'|' if b.get(i + 1) != Some(&b'|') => Some(FlatEnd::Pipe),
+            b'\n' | b';' | b'&' | b'|' | b'(' | b')' | b'{' | b'}' | b'"' | b'\'' | b'`' | b'<'
+            | b'>' => Some(FlatEnd::Other),
+            b'$' if matches!(b.get(i + 1), Some(b'(' | b'{')) => Some(FlatEnd::Other),
+            _ => None,
+        };
+        if let Some(how) = sep {
+            if !emit(&mut cur, i, how) {
+                return;
+            }
+            i += 1;
+            if c == b'$' && b.get(i) == Some(&b'{') {
+                // `${x:-rm -rf /}`: the parameter and its operator are not part of the word
+                // (an unquoted default splits into a command of its own).
+                i = skip_parameter_head(b, i + 1);
+            }
+            continue;
+        }
+        if c.is_ascii_whitespace() || c.is_ascii_control() {
+            cur.end_word();
+            if cur.words.len() >= MAX_FLAT_WORDS && !emit(&mut cur, i, FlatEnd::Other) {
+                return;
+            }
+            i += 1;
+            continue;
+        }
+        if c == b'\\' {
+            i += 1;
+            continue;
+        }
+        let n = text
+            .get(i..)
+            .and_then(|s| s.chars().next())
+            .map_or(1, char::len_utf8);
+        if cur.word.is_empty() {
+            cur.word_start = i;
+        }
+        cur.word.push_str(text.get(i..i + n).unwrap_or(""));
+        i += n;
+    }
+    let _ = emit(&mut cur, b.len(), FlatEnd::Other);
+}
+
+/// Past `${` at `i`: the parameter name (`x`, `1`, `@`, `!x`, `#x`, `a[0]`) and an operator
+/// (`:-`, `-`, `:=`, `=`, `:+`, `+`, `:?`, `?`), if any; the index after them.
+fn skip_parameter_head(b: &[u8], mut i: usize) -> usize {
+    if matches!(b.get(i), Some(b'!' | b'#')) {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(c) if c.is_ascii_alphanumeric() || *c == b'_' => {
+            while b
+                .get(i)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+            {
+                i += 1;
+            }
+        }
+        Some(b'@' | b'*' | b'#' | b'?' | b'$' | b'!' | b'-') => i += 1,
+        _ => return i,
+    }
+    if b.get(i) == Some(&b'[') {
+        while let Some(&c) = b.get(i) {
+            i += 1;
+            if c == b']' || c.is_ascii_whitespace() {
+                break;
+            }
+        }
+    }
+    if b.get(i) == Some(&b':') {
+        i += 1;
+    }
+    if matches!(b.get(i), Some(b'-' | b'=' | b'+' | b'?')) {
+        i += 1;
+    }
+    i
 }
 
 /// Index of the closing quote `q` from `from`, honouring backslashes in `"` and backquotes.

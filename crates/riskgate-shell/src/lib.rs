@@ -5,7 +5,8 @@
 //! command: unwrap, canonicalize, follow), `unwrap` (wrappers), `canon` + `aliases` (canonical
 //! argv and the alias table), `interp` (interpreter and database one-liners), `payload`
 //! (pipelines, downloads, decoded payloads), `escapes` (`$'…'`, printf, echo -e), `fallback`
-//! (best-effort split on a syntax error), `limits` (pre-scan of syntax nesting).
+//! (best-effort splits on a syntax error or past a bound), `flat` (the linear scan past a
+//! bound), `limits` (the bounds and the pre-scans that keep the bash parser safe).
 
 mod aliases;
 mod canon;
@@ -14,6 +15,7 @@ mod ctx;
 mod embedded;
 mod escapes;
 mod fallback;
+mod flat;
 mod globs;
 mod interp;
 mod limits;
@@ -26,51 +28,119 @@ mod words;
 
 pub use model::*;
 
+use std::time::Duration;
+
 use ctx::{Frame, Norm};
 
-/// Bounds on normalization work.
+/// Bounds on normalization work. Every bound that is hit is reported as a
+/// [`ParseIssue::Limit`] naming it (and the result is not [`ParsedCommand::fully_parsed`]);
+/// what lies past it is still scanned by a linear splitter, so the commands that are visible
+/// are found (see `fallback::split_flat`).
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Largest input accepted, in bytes.
+    /// Largest input given to the bash parser, in bytes. A larger input is split by the
+    /// fallback splitters only.
     pub max_input_bytes: usize,
+    /// Largest input read at all, in bytes (by the linear splitter); the rest is ignored.
+    pub max_scan_bytes: usize,
     /// Deepest nesting of shells, substitutions and wrappers followed.
     pub max_depth: u32,
-    /// Most simple commands produced.
+    /// Most simple commands fully analyzed; past it, only commands not seen before are
+    /// recorded, up to twice this.
     pub max_commands: usize,
+    /// Time budget: past it the bash parser is no longer used and the input is scanned by
+    /// the linear splitter.
+    pub max_time: Duration,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_input_bytes: 256 * 1024,
+            max_scan_bytes: 16 * 1024 * 1024,
             max_depth: 16,
             max_commands: 4096,
+            max_time: Duration::from_millis(400),
         }
     }
 }
+
+/// Stack of the thread normalization runs on: known whatever the caller's (a hook server's
+/// worker, a test thread), and ample for the bounded recursion of the parser and the walk
+/// (only the pages touched are ever committed).
+const STACK_BYTES: usize = 64 * 1024 * 1024;
 
 /// Normalize `input` with default [`Limits`].
 pub fn parse(input: &str) -> ParsedCommand {
     parse_with(input, &Limits::default())
 }
 
-/// Normalize `input` within `limits`. Never panics; past a bound the result says so in
-/// [`ParsedCommand::issues`].
+/// Normalize `input` within `limits`. Never panics (a bug that would is contained: the result
+/// then says it is incomplete); past a bound the result says so in [`ParsedCommand::issues`].
 pub fn parse_with(input: &str, limits: &Limits) -> ParsedCommand {
+    let limits = *limits;
+    std::thread::scope(|s| {
+        let worker = std::thread::Builder::new()
+            .name("riskgate-shell".into())
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(s, move || parse_here(input, &limits));
+        match worker {
+            Ok(h) => h.join().unwrap_or_else(|_| after_panic(input, &limits)),
+            // No thread to be had: parse on this one.
+            Err(_) => parse_here(input, &limits),
+        }
+    })
+}
+
+fn parse_here(input: &str, limits: &Limits) -> ParsedCommand {
     let mut n = Norm::new(input, *limits);
+    let top = Frame::top();
     if input.len() > limits.max_input_bytes {
         n.limit(format!(
-            "input larger than {} bytes",
+            "input larger than {} bytes (not given to the bash parser)",
             limits.max_input_bytes
         ));
-        let mut cut = limits.max_input_bytes;
-        while cut > 0 && !input.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        // Best effort on the prefix, without the bash parser.
-        n.fallback_only(input.get(..cut).unwrap_or(""), &Frame::top());
+        let cut = floor_char_boundary(input, limits.max_input_bytes);
+        // The head split with quotes, then all of it (up to `max_scan_bytes`) linearly.
+        let _ = n.fallback_only(input.get(..cut).unwrap_or(""), &top);
+        let _ = n.flat_extract(input, &top);
         return n.finish();
     }
-    let _ = n.parse_text(input, &Frame::top());
+    let _ = n.parse_text(input, &top);
+    if n.limits_hit > 0 {
+        // A bound was hit somewhere (out of time, a word refused, too deep …): the whole input
+        // is scanned linearly too, so that nothing visible is lost.
+        let _ = n.flat_extract(input, &top);
+    }
     n.finish()
+}
+
+/// The result when normalization panicked (a bug): the linear split alone, itself guarded.
+fn after_panic(input: &str, limits: &Limits) -> ParsedCommand {
+    let flat = std::panic::catch_unwind(|| {
+        let mut n = Norm::new(input, *limits);
+        n.brush_off = true;
+        n.limit("internal error during normalization".into());
+        let _ = n.flat_extract(input, &Frame::top());
+        n.finish()
+    });
+    flat.unwrap_or_else(|_| ParsedCommand {
+        source: input.to_string(),
+        commands: Vec::new(),
+        nested: Vec::new(),
+        signals: Vec::new(),
+        fully_parsed: false,
+        issues: vec![ParseIssue::Limit {
+            message: "internal error during normalization".into(),
+        }],
+    })
+}
+
+/// The largest char boundary of `s` at or below `at`.
+pub(crate) fn floor_char_boundary(s: &str, at: usize) -> usize {
+    let mut cut = at.min(s.len());
+    while cut > 0 && !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    cut
 }

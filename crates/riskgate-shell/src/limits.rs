@@ -1,13 +1,243 @@
-//! Bounds that keep normalization cheap and safe on hostile input: a linear pre-scan that
-//! refuses pathological syntax nesting before the (recursive) bash parser sees it, and the
-//! bound on our own walk of the syntax tree.
+//! Bounds that keep normalization cheap and safe on hostile input, and the linear pre-scans
+//! that decide what the bash parser (brush-parser 0.4.0) may be given.
+//!
+//! brush-parser is a recursive PEG parser without memoization. Measured on 0.4.0:
+//! - its word parser backtracks exponentially on constructs that do not close the way its
+//!   grammar expects: `$(` nested 14 times unclosed takes 2.4 s, `$((` nested 8 times 1.2 s,
+//!   `$(@(` 8 times 13 s; and with 240 KB inside, even 3 levels take 0.5 to 0.9 s. Closed
+//!   constructs parse in linear time (`"$(` nested 64 times around 240 KB: about 10 ms).
+//! - its tokenizer loops forever, allocating, on a here-document whose tag is empty once
+//!   quotes and leading ASCII whitespace are removed (`cat <<\r $(`, `cat <<'' ${`): the end
+//!   tag "" matches at the end of input again and again (10 GB in 18 s).
+//! - its program parser costs 10 to 30 µs a token: 40,000 `a;` take 0.3 to 1.3 s.
+//! - both recurse once per nesting level (a stack overflow past a few thousand levels).
+//!
+//! So text reaches [`brush_parser::Parser`] only after [`check_program`] and a word reaches
+//! [`brush_parser::word::parse`] only after [`check_word`]; what they refuse is split by the
+//! fallback splitters instead, and the result says so ([`crate::ParseIssue::Limit`]).
 
 /// Deepest syntax nesting (parentheses, braces, quotes in substitutions, backquotes, compound
 /// keywords) handed to the bash parser.
 pub(crate) const MAX_SYNTAX_DEPTH: usize = 128;
 
+/// Most tokens (words and operators, over-approximated) handed to the bash parser at once.
+pub(crate) const MAX_PARSE_TOKENS: usize = 8192;
+
+/// Deepest nesting of quotes, substitutions and brackets inside one word handed to the word
+/// parser (`"$(dirname "$(readlink -f "$0")")"` is 5).
+pub(crate) const MAX_WORD_DEPTH: usize = 12;
+
 /// Deepest syntax-tree level walked.
 pub(crate) const MAX_AST_LEVEL: u32 = 512;
+
+/// Err(message naming the bound) when `text` must not be given to the bash parser: nesting
+/// deeper than [`MAX_SYNTAX_DEPTH`], more than [`MAX_PARSE_TOKENS`] tokens, or a
+/// here-document tag the parser loops on.
+pub(crate) fn check_program(text: &str) -> Result<(), String> {
+    if let Err(depth) = check_syntax_depth(text) {
+        return Err(format!("syntax nesting deeper than {depth}"));
+    }
+    if count_tokens(text) > MAX_PARSE_TOKENS {
+        return Err(format!(
+            "more than {MAX_PARSE_TOKENS} words and operators in one script"
+        ));
+    }
+    if let Some(tag) = bad_heredoc_tag(text) {
+        return Err(format!(
+            "here-document tag {tag:?} is empty or holds control characters"
+        ));
+    }
+    Ok(())
+}
+
+/// Words and operators in `text`, over-approximated (quotes are not followed).
+fn count_tokens(text: &str) -> usize {
+    let mut n = 0usize;
+    let mut in_word = false;
+    for &c in text.as_bytes() {
+        match c {
+            b' ' | b'\t' => in_word = false,
+            b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')' => {
+                n += 1;
+                in_word = false;
+            }
+            _ => {
+                if !in_word {
+                    n += 1;
+                }
+                in_word = true;
+            }
+        }
+    }
+    n
+}
+
+/// The first here-document tag (after `<<` or `<<-`) that is empty once its quotes and ASCII
+/// whitespace are removed, or that holds an ASCII control character. Over-approximates: a
+/// `<<` inside quotes or arithmetic is read as a here-document too.
+fn bad_heredoc_tag(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(k) = text.get(from..).and_then(|t| t.find("<<")) {
+        let mut i = from + k + 2;
+        from = i;
+        match b.get(i) {
+            Some(b'<') => {
+                // `<<<`: a here-string.
+                from = i + 1;
+                continue;
+            }
+            Some(b'-') => i += 1,
+            _ => {}
+        }
+        while matches!(b.get(i), Some(b' ' | b'\t')) {
+            i += 1;
+        }
+        let start = i;
+        while let Some(&c) = b.get(i) {
+            if matches!(
+                c,
+                b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')'
+            ) {
+                break;
+            }
+            i += 1;
+        }
+        let raw = b.get(start..i).unwrap_or_default();
+        let control = raw.iter().any(|&c| c.is_ascii_control());
+        let empty = raw
+            .iter()
+            .all(|&c| matches!(c, b'\'' | b'"' | b'\\') || c.is_ascii_whitespace());
+        if control || empty {
+            return Some(String::from_utf8_lossy(raw).into_owned());
+        }
+    }
+    None
+}
+
+/// Err(message naming the bound) when the word `raw` must not be given to brush's word
+/// parser: a quote, substitution or bracket that does not close where the grammar expects
+/// (where it backtracks exponentially), or nesting deeper than [`MAX_WORD_DEPTH`]. `heredoc`:
+/// the body of a here-document, where quotes are plain characters at the top level.
+pub(crate) fn check_word(raw: &str, heredoc: bool) -> Result<(), String> {
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Ctx {
+        /// `"…"`
+        Double,
+        /// `$(…)`, or a `(…)` inside one.
+        Paren,
+        /// `$((…))` with its inner parentheses open.
+        Arith(u32),
+        /// `${…}`
+        Brace,
+        /// `$[…]`
+        Bracket,
+    }
+    let b = raw.as_bytes();
+    let mut stack: Vec<Ctx> = Vec::new();
+    let unclosed = || Err("a quote or substitution in a word does not close".to_string());
+    let mut i = 0usize;
+    while let Some(&c) = b.get(i) {
+        let top = stack.last().copied();
+        let quoted = top == Some(Ctx::Double) || (top.is_none() && heredoc);
+        match c {
+            b'\\' => i += 1,
+            b'\'' if !quoted => {
+                // `$'…'` honours backslashes; `'…'` does not.
+                let ansi = i > 0 && b.get(i - 1) == Some(&b'$');
+                i += 1;
+                loop {
+                    match b.get(i) {
+                        None => return unclosed(),
+                        Some(b'\\') if ansi => i += 1,
+                        Some(b'\'') => break,
+                        Some(_) => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'"' if top == Some(Ctx::Double) => {
+                stack.pop();
+            }
+            b'"' if !quoted => stack.push(Ctx::Double),
+            b'`' => {
+                // The grammar reads a backquoted command up to the next unescaped backquote.
+                i += 1;
+                loop {
+                    match b.get(i) {
+                        None => return unclosed(),
+                        Some(b'\\') => i += 1,
+                        Some(b'`') => break,
+                        Some(_) => {}
+                    }
+                    i += 1;
+                }
+            }
+            b'$' => match b.get(i + 1) {
+                Some(b'(') if b.get(i + 2) == Some(&b'(') => {
+                    stack.push(Ctx::Arith(0));
+                    i += 2;
+                }
+                Some(b'(') => {
+                    stack.push(Ctx::Paren);
+                    i += 1;
+                }
+                Some(b'{') => {
+                    stack.push(Ctx::Brace);
+                    i += 1;
+                }
+                Some(b'[') => {
+                    stack.push(Ctx::Bracket);
+                    i += 1;
+                }
+                _ => {}
+            },
+            b'(' => match top {
+                Some(Ctx::Paren) => stack.push(Ctx::Paren),
+                Some(Ctx::Arith(n)) => {
+                    stack.pop();
+                    stack.push(Ctx::Arith(n + 1));
+                }
+                _ => {}
+            },
+            b')' => match top {
+                Some(Ctx::Paren) => {
+                    stack.pop();
+                }
+                Some(Ctx::Arith(n)) if n > 0 => {
+                    stack.pop();
+                    stack.push(Ctx::Arith(n - 1));
+                }
+                Some(Ctx::Arith(_)) => {
+                    // `$((…))` closes on `))`; anything else is `$( (…) )`, which the grammar
+                    // finds only after failing as arithmetic.
+                    if b.get(i + 1) != Some(&b')') {
+                        return Err(
+                            "an arithmetic expansion in a word does not close with `))`".into()
+                        );
+                    }
+                    stack.pop();
+                    i += 1;
+                }
+                _ => {}
+            },
+            b'}' if top == Some(Ctx::Brace) => {
+                stack.pop();
+            }
+            b']' if top == Some(Ctx::Bracket) => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        if stack.len() > MAX_WORD_DEPTH {
+            return Err(format!(
+                "quotes and substitutions nested deeper than {MAX_WORD_DEPTH} in a word"
+            ));
+        }
+        i += 1;
+    }
+    if stack.is_empty() { Ok(()) } else { unclosed() }
+}
 
 /// Err(bound) when `text` nests deeper than [`MAX_SYNTAX_DEPTH`]. Over-approximates (quotes are
 /// ignored), which only matters for text with more than 128 unbalanced openers.
@@ -193,5 +423,41 @@ mod arithmetic_tests {
         ] {
             assert!(!is_arithmetic(c), "{c}");
         }
+    }
+}
+
+/// The guarded doors to brush's word parser.
+impl crate::ctx::Norm<'_> {
+    /// [`brush_parser::word::parse`] (or `parse_heredoc` when `heredoc`) on `raw`, once
+    /// [`check_word`] and the time budget allow it. A refused word is scanned linearly for the
+    /// commands in it (the caller keeps it as a dynamic word); Err carries the reason.
+    pub(crate) fn parse_word(
+        &mut self,
+        raw: &str,
+        heredoc: bool,
+        frame: &crate::ctx::Frame,
+        span: riskgate_model::Span,
+    ) -> Result<Vec<brush_parser::word::WordPieceWithSource>, String> {
+        if self.over_time() {
+            // The whole input is scanned at the end.
+            return Err("not parsed: out of time".into());
+        }
+        if let Err(m) = check_word(raw, heredoc) {
+            self.limit(m.clone());
+            let inner = crate::ctx::Frame {
+                depth: frame.depth + 1,
+                span: Some(frame.span.unwrap_or(span)),
+                ..frame.clone()
+            };
+            let _ = self.flat_extract(raw, &inner);
+            return Err(m);
+        }
+        let opts = crate::words::parser_options();
+        let parsed = if heredoc {
+            brush_parser::word::parse_heredoc(raw, &opts)
+        } else {
+            brush_parser::word::parse(raw, &opts)
+        };
+        parsed.map_err(|e| e.to_string())
     }
 }

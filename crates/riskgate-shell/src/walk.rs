@@ -14,17 +14,19 @@ const MAX_FOR_VALUES: usize = 8;
 impl Norm<'_> {
     /// Parse `text` as a script under `frame` and record its commands.
     pub(crate) fn parse_text(&mut self, text: &str, frame: &Frame) -> Option<Range> {
+        // Past a bound the text is still scanned linearly (see `flat`).
         if frame.depth > self.limits.max_depth {
             let m = format!("nesting deeper than {}", self.limits.max_depth);
             self.limit(m);
-            return None;
+            return self.flat_extract(text, frame);
         }
-        if !self.spend(text.len()) {
-            return None;
+        if self.over_time() || !self.spend(text.len()) {
+            return self.flat_extract(text, frame);
         }
-        if let Err(depth) = limits::check_syntax_depth(text) {
-            self.limit(format!("syntax nesting deeper than {depth}"));
-            return self.fallback_only(text, frame);
+        if let Err(m) = limits::check_program(text) {
+            self.limit(m);
+            let r = self.fallback_only(text, frame);
+            return join(r, self.flat_extract(text, frame));
         }
         let opts = crate::words::parser_options();
         let mut parser = brush_parser::Parser::new(std::io::Cursor::new(text.as_bytes()), &opts);

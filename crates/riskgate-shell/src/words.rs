@@ -68,7 +68,7 @@ impl Norm<'_> {
             text: String::new(),
             dynamic: false,
         };
-        match brush_parser::word::parse_heredoc(body, &parser_options()) {
+        match self.parse_word(body, true, frame, span) {
             Ok(pieces) => {
                 let mut feed = Feed::default();
                 let mut segs = Vec::new();
@@ -107,7 +107,7 @@ impl Norm<'_> {
             });
             return segs;
         }
-        match brush_parser::word::parse(raw, &parser_options()) {
+        match self.parse_word(raw, false, frame, span) {
             Ok(pieces) => self.pieces(&pieces, raw, quoted, frame, span, feed, &mut segs, 0),
             Err(e) => {
                 self.issue(ParseIssue::Word {
@@ -265,7 +265,7 @@ impl Norm<'_> {
                     return dynamic();
                 }
                 let mut inner = Vec::new();
-                match brush_parser::word::parse(d, &parser_options()) {
+                match self.parse_word(d, false, frame, span) {
                     Ok(ps) => self.pieces(&ps, d, quoted, frame, span, feed, &mut inner, level + 1),
                     Err(_) => return dynamic(),
                 }
@@ -332,8 +332,13 @@ impl Norm<'_> {
         feed: &mut Feed,
     ) -> Seg {
         let start = self.commands.len();
+        let issues = self.issues.len();
         let inner = frame.nested(Origin::CommandSubstitution, span);
         let _ = self.parse_text(body, &inner);
+        if self.commands.len() == start && self.issues.len() == issues {
+            // Runs nothing, so outputs nothing: ``` ``rm -rf / ``` is `rm -rf /`.
+            return lit("");
+        }
         let mut f = self.feed_since(start);
         f.subst = true;
         feed.merge(f);
