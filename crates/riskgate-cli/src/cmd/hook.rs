@@ -189,7 +189,10 @@ fn through_server(
     start: Instant,
     opts: impl FnOnce() -> Options,
 ) -> (Reply, bool) {
-    let deadline = (!timeout.is_zero()).then(|| start + timeout);
+    // a time limit too large to add to an instant is no limit
+    let deadline = (!timeout.is_zero())
+        .then(|| start.checked_add(timeout))
+        .flatten();
     let payload = match server::read_within(std::io::stdin().lock(), deadline) {
         Ok(p) => p,
         Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
@@ -207,7 +210,10 @@ fn through_server(
     };
     let mut start_server = false;
     let mut warning = String::new();
-    match server::request(socket, agent, env, &payload, timeout, start + share) {
+    let server_deadline = start
+        .checked_add(share)
+        .unwrap_or(start + UNLIMITED_SERVER_SHARE);
+    match server::request(socket, agent, env, &payload, timeout, server_deadline) {
         Ok(mut reply) => {
             if std::env::var_os(server::ENV_TRACE).is_some() {
                 let note = format!(

@@ -22,9 +22,11 @@ use super::{
     read_request,
 };
 use crate::HookError;
-use crate::run::{DEFAULT_TIMEOUT, time_limit_reply};
+use crate::run::time_limit_reply;
 use crate::verdict::Reply;
 
+/// The longest budget a client may ask for (a time limit is the user's to raise).
+const MAX_BUDGET: Duration = Duration::from_secs(3600);
 /// How long writing an answer may take.
 const REPLY_WRITE_LIMIT: Duration = Duration::from_secs(2);
 /// The stack of a thread that decides a call (the main thread's, as when deciding alone).
@@ -171,7 +173,7 @@ impl Call {
     /// The handler's answer within the call's budget, else the time limit's; `None` when the
     /// work could not be started or died.
     fn decide(self, req: Request) -> Option<Reply> {
-        let budget = req.budget.clamp(Duration::from_millis(1), DEFAULT_TIMEOUT);
+        let budget = req.budget.clamp(Duration::from_millis(1), MAX_BUDGET);
         let limit = if req.limit.is_zero() {
             budget
         } else {

@@ -308,8 +308,12 @@ fn read_request(stream: &mut impl Read) -> io::Result<Option<Request>> {
     if len > MAX_PAYLOAD_BYTES {
         return Err(invalid("payload too large"));
     }
-    let mut payload = vec![0u8; len];
-    r.read_exact(&mut payload)?;
+    // read as it comes rather than allocated up front from what the client claims
+    let mut payload = Vec::with_capacity(len.min(64 << 10));
+    (&mut r).take(len as u64).read_to_end(&mut payload)?;
+    if payload.len() != len {
+        return Err(invalid("truncated request"));
+    }
     Ok(Some(Request {
         agent,
         limit,
