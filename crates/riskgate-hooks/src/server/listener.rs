@@ -1,56 +1,44 @@
-//! The server's side: the checked socket directory and lock, the accept loop, and one thread
-//! per connection so that a client that connects and never writes, or writes slowly, never
-//! delays another. Each call is decided on a worker thread of its own; a call past the budget
-//! its client sent is answered the time limit's reply (ask, or deny where the agent cannot
-//! ask) and its work abandoned (it runs to its end unobserved, and still counts against
-//! [`MAX_CALLS`]).
+//! The server's side: the checked socket directory and lock, and the threads that answer.
+//!
+//! Threads take turns accepting ("leader/followers"): the thread that accepts a connection
+//! reads the call, decides it and writes the answer itself — no hand-off to another thread
+//! on the way, and a thread that stays warm from one call to the next (caches, allocator) —
+//! while another waits in `accept`; when none is left waiting, one more is started, so a
+//! client that connects and never writes, or writes slowly, or a call that takes long, never
+//! delays another. At most [`MAX_CALLS`] calls at once; a connection past that is closed at
+//! once and its hook decides alone.
+//!
+//! A call past the budget its client sent is answered the time limit's reply (ask, or deny
+//! where the agent cannot ask) by the timer thread ([`Timer`]), and its work abandoned: it
+//! runs to its end unobserved on its thread, which then takes its turn again.
 
 use std::fs;
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::os::unix::process::CommandExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, mpsc};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::deadline::Timed;
 use super::{
-    Handler, MAX_CALLS, REQUEST_READ_LIMIT, RESPAWN_AFTER, Request, encode_reply, fsperm,
-    read_request,
+    Handler, MAX_CALLS, REQUEST_READ_LIMIT, RESPAWN_AFTER, encode_reply, fsperm, read_request,
 };
-use crate::HookError;
-use crate::run::time_limit_reply;
+use crate::run::{HookEnv, time_limit_reply};
 use crate::verdict::Reply;
+use crate::{Agent, HookError};
 
 /// The longest budget a client may ask for (a time limit is the user's to raise).
 const MAX_BUDGET: Duration = Duration::from_secs(3600);
 /// How long writing an answer may take.
 const REPLY_WRITE_LIMIT: Duration = Duration::from_secs(2);
-/// The stack of a thread that decides a call (the main thread's, as when deciding alone).
-const WORKER_STACK: usize = 8 << 20;
-/// The stack of a thread that reads a call and waits for its answer.
-const CONNECTION_STACK: usize = 128 << 10;
-
-/// One of the [`MAX_CALLS`] places, given back when the last holder drops it.
-struct Slot(Arc<AtomicUsize>);
-
-impl Slot {
-    fn take(active: &Arc<AtomicUsize>) -> Option<Arc<Slot>> {
-        let taken = active.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-            (n < MAX_CALLS).then_some(n + 1)
-        });
-        taken.ok().map(|_| Arc::new(Slot(Arc::clone(active))))
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::AcqRel);
-    }
-}
+/// The stack of a thread that decides calls (the main thread's, as when deciding alone).
+const THREAD_STACK: usize = 8 << 20;
+/// How long a stopping server waits for the calls it is answering.
+const DRAIN_LIMIT: Duration = Duration::from_secs(2);
 
 /// Serve hook calls on `socket` until `idle` passes without one, or a [`super::stop`].
 /// Returns at once when another server holds the socket's lock; an unsafe directory or lock
@@ -63,7 +51,7 @@ pub fn serve(socket: &Path, idle: Duration, handler: Handler) -> Result<(), Hook
     let lock_name = socket
         .with_extension("lock")
         .file_name()
-        .map(std::path::PathBuf::from)
+        .map(PathBuf::from)
         .ok_or_else(|| HookError::Internal("the socket path has no file name".into()))?;
     let dir_fd =
         fsperm::private_dir(dir, true).map_err(|e| io_err(&dir.display().to_string(), e))?;
@@ -82,72 +70,138 @@ pub fn serve(socket: &Path, idle: Duration, handler: Handler) -> Result<(), Hook
         UnixListener::bind(socket).map_err(|e| io_err(&socket.display().to_string(), e))?;
     let _ = fs::set_permissions(socket, fs::Permissions::from_mode(0o600));
 
-    let started = Instant::now();
-    let last = Arc::new(AtomicU64::new(0));
-    let done = Arc::new(AtomicBool::new(false));
+    let shared = Arc::new(Shared {
+        listener,
+        handler,
+        started: Instant::now(),
+        last: AtomicU64::new(0),
+        waiting: AtomicUsize::new(0),
+        busy: AtomicUsize::new(0),
+        threads: AtomicUsize::new(0),
+        done: Mutex::new(false),
+        stopped: Condvar::new(),
+        ended: AtomicBool::new(false),
+        timer: Arc::new(Timer::default()),
+    });
     {
-        let (last, done, socket) = (Arc::clone(&last), Arc::clone(&done), socket.to_path_buf());
-        std::thread::spawn(move || {
-            let tick = (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
-            loop {
-                std::thread::sleep(tick);
-                let quiet = (started.elapsed().as_millis() as u64)
-                    .saturating_sub(last.load(Ordering::Relaxed));
-                if quiet >= idle.as_millis() as u64 {
-                    done.store(true, Ordering::Relaxed);
-                    // wake the accept loop
-                    let _ = UnixStream::connect(&socket);
-                    return;
-                }
-            }
-        });
+        let timer = Arc::clone(&shared.timer);
+        std::thread::Builder::new()
+            .stack_size(THREAD_STACK)
+            .spawn(move || timer.run())
+            .map_err(|e| io_err("thread", e))?;
     }
-    let active = Arc::new(AtomicUsize::new(0));
-    for stream in listener.incoming() {
-        if done.load(Ordering::Relaxed) {
+    // two to take turns from the start: the first call starts none
+    for _ in 0..2 {
+        shared.add_thread();
+    }
+    // this thread keeps time: the idle limit, or a stop
+    let tick = (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+    let mut done = lock_ok(&shared.done);
+    while !*done {
+        let quiet = (shared.started.elapsed().as_millis() as u64)
+            .saturating_sub(shared.last.load(Ordering::Relaxed));
+        if quiet >= idle.as_millis() as u64 {
             break;
         }
-        let stream = match stream {
-            Ok(s) => s,
-            Err(_) => {
-                // out of descriptors or the like: no busy loop
-                std::thread::sleep(Duration::from_millis(10));
-                continue;
-            }
+        done = match shared.stopped.wait_timeout(done, tick) {
+            Ok((d, _)) => d,
+            Err(p) => p.into_inner().0,
         };
-        last.store(started.elapsed().as_millis() as u64, Ordering::Relaxed);
-        // another user's process never gets an answer, nor a stop
-        if !fsperm::peer_is_me(&stream).unwrap_or(false) {
-            continue;
-        }
-        // over the cap: closed at once, the hook decides alone
-        let Some(slot) = Slot::take(&active) else {
-            continue;
-        };
-        let call = Call {
-            handler: Arc::clone(&handler),
-            slot,
-            done: Arc::clone(&done),
-            socket: socket.to_path_buf(),
-        };
-        let _ = std::thread::Builder::new()
-            .stack_size(CONNECTION_STACK)
-            .spawn(move || call.serve(stream));
     }
+    drop(done);
+    shared.ended.store(true, Ordering::Relaxed);
     let _ = fs::remove_file(socket);
+    // the calls being answered finish (or are cut off at the process's end)
+    let draining = Instant::now();
+    while shared.busy.load(Ordering::Acquire) > 0 && draining.elapsed() < DRAIN_LIMIT {
+        std::thread::sleep(Duration::from_millis(5));
+    }
     Ok(())
 }
 
-/// What a connection's thread needs.
-struct Call {
-    handler: Handler,
-    slot: Arc<Slot>,
-    done: Arc<AtomicBool>,
-    socket: std::path::PathBuf,
+fn lock_ok<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
-impl Call {
-    fn serve(self, stream: UnixStream) {
+/// What the server's threads share.
+struct Shared {
+    listener: UnixListener,
+    handler: Handler,
+    started: Instant,
+    /// Milliseconds from `started` to the last connection.
+    last: AtomicU64,
+    /// Threads waiting in `accept`.
+    waiting: AtomicUsize,
+    /// Calls being read, decided or written (abandoned ones too, until their work ends).
+    busy: AtomicUsize,
+    /// Threads taking turns.
+    threads: AtomicUsize,
+    /// Set on a stop request; the main thread waits on it.
+    done: Mutex<bool>,
+    stopped: Condvar,
+    /// The server is ending: threads that wake stop taking turns.
+    ended: AtomicBool,
+    timer: Arc<Timer>,
+}
+
+impl Shared {
+    /// One more thread taking turns, unless [`MAX_CALLS`] + 1 are (one more than the calls,
+    /// to close the connections past the cap).
+    fn add_thread(self: &Arc<Self>) {
+        let added = self
+            .threads
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n <= MAX_CALLS).then_some(n + 1)
+            });
+        if added.is_err() {
+            return;
+        }
+        let shared = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .stack_size(THREAD_STACK)
+            .spawn(move || shared.take_turns());
+        if spawned.is_err() {
+            self.threads.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    fn take_turns(self: Arc<Self>) {
+        loop {
+            self.waiting.fetch_add(1, Ordering::AcqRel);
+            let accepted = self.listener.accept();
+            self.waiting.fetch_sub(1, Ordering::AcqRel);
+            if self.ended.load(Ordering::Relaxed) {
+                return;
+            }
+            let stream = match accepted {
+                Ok((s, _)) => s,
+                Err(_) => {
+                    // out of descriptors or the like: no busy loop
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+            };
+            self.last
+                .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
+            // another user's process never gets an answer, nor a stop
+            if !fsperm::peer_is_me(&stream).unwrap_or(false) {
+                continue;
+            }
+            // over the cap: closed at once, the hook decides alone
+            if self.busy.fetch_add(1, Ordering::AcqRel) >= MAX_CALLS {
+                self.busy.fetch_sub(1, Ordering::AcqRel);
+                continue;
+            }
+            if self.waiting.load(Ordering::Acquire) == 0 {
+                self.add_thread();
+            }
+            self.answer(Arc::new(stream));
+            self.busy.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+
+    /// Read one call on `stream` and answer it (or stop the server).
+    fn answer(&self, stream: Arc<UnixStream>) {
         let accepted = Instant::now();
         let req = match read_request(&mut Timed::new(&stream, accepted + REQUEST_READ_LIMIT)) {
             Ok(Some(req)) => req,
@@ -157,47 +211,139 @@ impl Call {
                     stderr: String::new(),
                     exit: 0,
                 };
-                reply(&stream, &ok);
-                self.done.store(true, Ordering::Relaxed);
-                // wake the accept loop
-                let _ = UnixStream::connect(&self.socket);
+                write_reply(&stream, &ok);
+                *lock_ok(&self.done) = true;
+                self.stopped.notify_all();
                 return;
             }
             Err(_) => return,
         };
-        if let Some(answer) = self.decide(req) {
-            reply(&stream, &answer);
-        }
-    }
-
-    /// The handler's answer within the call's budget, else the time limit's; `None` when the
-    /// work could not be started or died.
-    fn decide(self, req: Request) -> Option<Reply> {
         let budget = req.budget.clamp(Duration::from_millis(1), MAX_BUDGET);
-        let limit = if req.limit.is_zero() {
-            budget
-        } else {
-            req.limit
-        };
-        let (agent, env) = (req.agent, req.env.clone());
-        let (tx, rx) = mpsc::sync_channel(1);
-        let (handler, slot) = (self.handler, self.slot);
-        let worker = std::thread::Builder::new()
-            .stack_size(WORKER_STACK)
-            .spawn(move || {
-                let _slot = slot;
-                let _ = tx.send(handler(req.agent, req.env, &req.payload));
-            });
-        worker.ok()?;
-        match rx.recv_timeout(budget) {
-            Ok(answer) => Some(answer),
-            Err(mpsc::RecvTimeoutError::Timeout) => Some(time_limit_reply(agent, limit, &env)),
-            Err(mpsc::RecvTimeoutError::Disconnected) => None,
+        let pending = Arc::new(Pending {
+            deadline: Instant::now() + budget,
+            answered: AtomicBool::new(false),
+            stream: Arc::clone(&stream),
+            agent: req.agent,
+            limit: if req.limit.is_zero() {
+                budget
+            } else {
+                req.limit
+            },
+            env: req.env.clone(),
+        });
+        self.timer.add(&pending);
+        let handler = &self.handler;
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            handler(req.agent, req.env, &req.payload)
+        }));
+        self.timer.remove(&pending);
+        if pending.claim() {
+            // a handler that panicked: no answer, the hook decides alone
+            if let Ok(answer) = answer {
+                write_reply(&stream, &answer);
+            }
+            let _ = stream.shutdown(std::net::Shutdown::Both);
         }
     }
 }
 
-fn reply(stream: &UnixStream, answer: &Reply) {
+/// A call being decided, for the timer.
+struct Pending {
+    deadline: Instant,
+    /// Set by whoever answers: the deciding thread or the timer.
+    answered: AtomicBool,
+    stream: Arc<UnixStream>,
+    agent: Agent,
+    limit: Duration,
+    env: HookEnv,
+}
+
+impl Pending {
+    /// Claim the answer; false when it was given already.
+    fn claim(&self) -> bool {
+        self.answered
+            .compare_exchange(false, true, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Past the deadline: the time limit's answer, unless the decision came first.
+    fn expire(&self) {
+        if self.claim() {
+            write_reply(
+                &self.stream,
+                &time_limit_reply(self.agent, self.limit, &self.env),
+            );
+            let _ = self.stream.shutdown(std::net::Shutdown::Both);
+        }
+    }
+}
+
+/// The calls being decided, and a thread that answers those past their deadline. It sleeps
+/// until the earliest deadline, and without calls until one comes (it is woken only then, or
+/// for a deadline earlier than the one it waits for).
+#[derive(Default)]
+struct Timer {
+    state: Mutex<TimerState>,
+    wake: Condvar,
+}
+
+#[derive(Default)]
+struct TimerState {
+    pending: Vec<Arc<Pending>>,
+    /// The deadline the thread sleeps until (`None`: until woken).
+    until: Option<Instant>,
+}
+
+impl Timer {
+    fn add(&self, p: &Arc<Pending>) {
+        let mut s = lock_ok(&self.state);
+        s.pending.push(Arc::clone(p));
+        if s.until.is_none_or(|u| p.deadline < u) {
+            s.until = Some(p.deadline);
+            self.wake.notify_one();
+        }
+    }
+
+    fn remove(&self, p: &Arc<Pending>) {
+        lock_ok(&self.state).pending.retain(|q| !Arc::ptr_eq(p, q));
+    }
+
+    fn run(&self) {
+        let mut s = lock_ok(&self.state);
+        loop {
+            let now = Instant::now();
+            let mut expired = Vec::new();
+            s.pending.retain(|p| {
+                let keep = p.deadline > now;
+                if !keep {
+                    expired.push(Arc::clone(p));
+                }
+                keep
+            });
+            if !expired.is_empty() {
+                drop(s);
+                for p in expired {
+                    p.expire();
+                }
+                s = lock_ok(&self.state);
+                continue;
+            }
+            s.until = s.pending.iter().map(|p| p.deadline).min();
+            s = match s.until {
+                None => self.wake.wait(s).unwrap_or_else(|p| p.into_inner()),
+                Some(until) => {
+                    let left = until.saturating_duration_since(now);
+                    match self.wake.wait_timeout(s, left) {
+                        Ok((s, _)) => s,
+                        Err(p) => p.into_inner().0,
+                    }
+                }
+            };
+        }
+    }
+}
+
+fn write_reply(stream: &UnixStream, answer: &Reply) {
     let deadline = Instant::now() + REPLY_WRITE_LIMIT;
     let _ = Timed::new(stream, deadline).write_all(&encode_reply(answer));
 }
