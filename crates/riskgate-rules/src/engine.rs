@@ -162,6 +162,15 @@ impl CommandEngine {
                 hits.push((r, h));
             }
         });
+        // The same raw patterns over the shell texts nested in it (`bash -c '…'`, `eval`, a
+        // heredoc read by `sh`): wrapping a command never hides it from a raw rule.
+        for (k, text) in parsed.scripts.iter().enumerate() {
+            self.rules.for_patterns(Target::Raw, text, |r| {
+                if let Some(Hit::Raw(span)) = matcher::rule_matches_raw(r, text) {
+                    hits.push((r, Hit::Script(k, span)));
+                }
+            });
+        }
 
         // One finding per rule id; resources of every hit.
         let mut by_id: HashMap<&str, usize> = HashMap::new();
@@ -223,6 +232,10 @@ fn rule_finding(
             let span = Span::new(*s, *e);
             f = f.with_match(span_text(parsed, span), Some(span));
         }
+        Hit::Script(k, (s, e)) => {
+            let text = parsed.scripts.get(*k).and_then(|t| t.get(*s..*e));
+            f = f.with_match(text.unwrap_or("").to_string(), None);
+        }
     }
     f.with_resources(resources)
 }
@@ -236,7 +249,7 @@ fn is_pathlike(w: &str) -> bool {
 fn hit_resources(rule: &Rule, hit: &Hit, views: &[CommandView<'_>]) -> Vec<String> {
     let i = match hit {
         Hit::Command(i) => *i,
-        Hit::Raw(_) => return Vec::new(),
+        Hit::Raw(_) | Hit::Script(..) => return Vec::new(),
     };
     let Some(v) = views.get(i) else {
         return Vec::new();

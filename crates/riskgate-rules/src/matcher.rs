@@ -310,6 +310,9 @@ pub(crate) enum Hit {
     Command(usize),
     /// A raw pattern, span in the source.
     Raw((usize, usize)),
+    /// A raw pattern in one of the nested shell texts ([`ParsedCommand::scripts`]): its
+    /// index and the span in it.
+    Script(usize, (usize, usize)),
 }
 
 /// Evaluate a rule of any kind against one command view (raw patterns are not evaluated here).
@@ -340,7 +343,12 @@ pub(crate) fn rule_matches_raw(rule: &Rule, source: &str) -> Option<Hit> {
 
 /// Whether `rule` triggers anywhere in `parsed` (for example tests).
 pub(crate) fn rule_triggers(rule: &Rule, parsed: &ParsedCommand) -> bool {
-    if rule_matches_raw(rule, &parsed.source).is_some() {
+    if rule_matches_raw(rule, &parsed.source).is_some()
+        || parsed
+            .scripts
+            .iter()
+            .any(|s| rule_matches_raw(rule, s).is_some())
+    {
         return true;
     }
     parsed

@@ -28,7 +28,50 @@ struct Ctx {
     remote: Option<String>,
 }
 
+/// Most nested shell texts kept for the raw rules, and the longest.
+const MAX_SCRIPTS: usize = 64;
+const MAX_SCRIPT_BYTES: usize = 64 * 1024;
+
 impl Norm<'_> {
+    /// Keep a nested shell text for [`crate::ParsedCommand::scripts`].
+    pub(crate) fn note_script(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty()
+            || text.len() > MAX_SCRIPT_BYTES
+            || self.scripts.len() >= MAX_SCRIPTS
+            || text == self.src.trim()
+            || self.scripts.iter().any(|s| s == text)
+        {
+            return;
+        }
+        self.scripts.push(text.to_string());
+    }
+
+    /// `time [-p] PIPELINE`: the pipeline's text without `time`, as a script of its own.
+    pub(crate) fn note_timed(
+        &mut self,
+        timed: &brush_parser::ast::PipelineTimed,
+        p: &brush_parser::ast::Pipeline,
+    ) {
+        use brush_parser::ast::SourceLocation;
+        let (Some(t), Some(end)) = (
+            timed.location(),
+            p.seq.last().and_then(SourceLocation::location),
+        ) else {
+            return;
+        };
+        let text = self
+            .nested_src
+            .clone()
+            .unwrap_or_else(|| self.src.to_string());
+        let byte = |i: usize| text.char_indices().nth(i).map_or(text.len(), |(b, _)| b);
+        if let Some(s) = text.get(byte(t.end.index)..byte(end.end.index)) {
+            let s = s.trim_start();
+            let s = s.strip_prefix("-p").unwrap_or(s).to_string();
+            self.note_script(&s);
+        }
+    }
+
     /// Unwrap, canonicalize and record `p`; returns the commands it became.
     pub(crate) fn finish_simple(&mut self, mut p: Pending, frame: &Frame) -> Option<Range> {
         crate::progword::normalize(&mut p.argv);
@@ -84,6 +127,8 @@ impl Norm<'_> {
             match peeled.next {
                 Next::Argv(a) => {
                     p.argv = a;
+                    // The inner program word expands as bash would (`nice {rm,-rf,~}`).
+                    crate::progword::normalize(&mut p.argv);
                     // `xargs rm -rf <<< "$HOME"`: the literal words on stdin are arguments.
                     if from_stdin && let Some((body, true)) = &p.stdin_text {
                         let words = body.split_whitespace().take(MAX_STDIN_ARGS);
@@ -317,9 +362,14 @@ impl Norm<'_> {
                         self.limit(format!("nesting deeper than {}", self.limits.max_depth));
                         break;
                     }
+                    // The action inherits find's open files: its redirections and stdin.
                     let inner = Pending {
                         argv,
                         span: p.span,
+                        redirects: p.redirects.clone(),
+                        stdin: p.stdin.clone(),
+                        stdin_text: p.stdin_text.clone(),
+                        stdin_feed: p.stdin_feed,
                         ..Pending::default()
                     };
                     let _ = self.finish_simple(inner, &f);

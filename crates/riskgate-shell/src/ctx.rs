@@ -183,6 +183,8 @@ pub(crate) struct Norm<'s> {
     seen: HashSet<u64>,
     seen_upto: usize,
     hasher: RandomState,
+    /// Nested shell texts, for [`ParsedCommand::scripts`].
+    pub scripts: Vec<String>,
 }
 
 impl<'s> Norm<'s> {
@@ -220,6 +222,7 @@ impl<'s> Norm<'s> {
             seen: HashSet::new(),
             seen_upto: 0,
             hasher: RandomState::new(),
+            scripts: Vec::new(),
         }
     }
 
@@ -229,6 +232,7 @@ impl<'s> Norm<'s> {
             commands: self.commands,
             nested: self.nested,
             signals: self.signals,
+            scripts: self.scripts,
             fully_parsed: self.fully && self.issues.is_empty(),
             issues: self.issues,
         }

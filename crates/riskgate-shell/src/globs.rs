@@ -81,19 +81,55 @@ const PATH_PROGRAMS: &[&str] = &[
     "ln", "srm", "wipe",
 ];
 
-/// After `cd DIR`: the relative path arguments of file programs, made relative to DIR
+/// After `cd DIR`: the relative path operands of file programs, made relative to DIR
 /// (`cd /srv/backups && rm -f *.gz` removes `/srv/backups/*.gz`; `cd / && rm -rf *` is `/*`).
+/// Only path operands: never options, the mode of `chmod` (`u+s`, `755`), the owner of
+/// `chown`/`chgrp`, find's expression after its start paths, or `{}` / `;` / `+`.
 pub(crate) fn under_cwd(program: &str, cwd: &str, args: &mut [crate::Word]) {
     if !PATH_PROGRAMS.contains(&program) {
         return;
     }
+    // `chmod MODE FILE…`, `chown OWNER FILE…`: the first operand is not a path, unless a
+    // `--reference=FILE` stands for it or the mode was written like an option (`chmod -w f`).
+    let mode_as_option = program == "chmod"
+        && args.iter().any(|a| {
+            a.text.len() > 1
+                && a.text.starts_with('-')
+                && a.text[1..].chars().all(|c| "rwxXst".contains(c))
+        });
+    let mut skip_first = matches!(program, "chmod" | "chown" | "chgrp")
+        && !mode_as_option
+        && !args.iter().any(|a| a.text.starts_with("--reference"));
     let mut after_dd = false;
+    let mut find_expr = false;
     for a in args.iter_mut() {
-        if a.text == "--" {
+        if find_expr {
+            break;
+        }
+        if a.text == "--" && !after_dd {
             after_dd = true;
             continue;
         }
-        if a.dynamic || a.text.is_empty() || (!after_dd && a.text.starts_with('-')) {
+        let option = !after_dd && a.text.starts_with('-');
+        if program == "find" {
+            // find [-H|-L|-P|-Olevel] START… EXPRESSION: only the start paths are paths.
+            if matches!(a.text.as_str(), "-H" | "-L" | "-P") || a.text.starts_with("-O") {
+                continue;
+            }
+            if option || matches!(a.text.as_str(), "(" | "!" | ")" | "\\(" | "\\!") {
+                find_expr = true;
+                continue;
+            }
+        }
+        if option {
+            continue;
+        }
+        if skip_first {
+            skip_first = false;
+            continue;
+        }
+        if a.dynamic || a.text.is_empty() || a.text.contains("{}") || a.text == "+" || a.text == ";"
+        {
             continue;
         }
         if let Some(p) = join_cwd(Some(cwd), &a.text) {
@@ -241,6 +277,43 @@ mod tests {
         );
         assert_eq!(sensitive_matches("/etc/sh[a-z]dow"), ["/etc/shadow"]);
         assert!(sensitive_matches("~/.ssh/*").len() >= 4);
+    }
+
+    fn cwd_args(program: &str, args: &[&str]) -> Vec<String> {
+        let mut v: Vec<crate::Word> = args
+            .iter()
+            .map(|t| crate::Word {
+                text: t.to_string(),
+                dynamic: false,
+            })
+            .collect();
+        under_cwd(program, "/srv", &mut v);
+        v.into_iter().map(|w| w.text).collect()
+    }
+
+    #[test]
+    fn only_path_operands_follow_cd() {
+        assert_eq!(
+            cwd_args("chmod", &["u+s", "/bin/bash"]),
+            ["u+s", "/bin/bash"]
+        );
+        assert_eq!(
+            cwd_args("chmod", &["--recursive", "777", "x"]),
+            ["--recursive", "777", "/srv/x"]
+        );
+        assert_eq!(cwd_args("chmod", &["-w", "x"]), ["-w", "/srv/x"]);
+        assert_eq!(cwd_args("chown", &["root", "x"]), ["root", "/srv/x"]);
+        assert_eq!(
+            cwd_args(
+                "find",
+                &["-L", ".", "-maxdepth", "1", "-exec", "rm", "{}", "+"]
+            ),
+            ["-L", "/srv", "-maxdepth", "1", "-exec", "rm", "{}", "+"]
+        );
+        assert_eq!(
+            cwd_args("rm", &["--force", "a", "{}", "--", "-x"]),
+            ["--force", "/srv/a", "{}", "--", "/srv/-x"]
+        );
     }
 
     #[test]

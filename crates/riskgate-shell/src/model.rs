@@ -302,6 +302,11 @@ pub struct ParsedCommand {
     /// Risk-relevant facts noticed while normalizing.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub signals: Vec<Signal>,
+    /// Shell texts that run besides `source` itself, after quote removal: the strings of
+    /// `bash -c`, `eval`, `su -c`, heredocs and process substitutions read by a shell,
+    /// `parallel` inputs, a timed pipeline without its `time`. Raw text rules see them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scripts: Vec<String>,
     /// False when anything stopped full analysis (see `issues`).
     pub fully_parsed: bool,
     /// What stopped full analysis.

@@ -48,6 +48,8 @@ struct Prefix {
     script_opt: &'static [&'static str],
     /// Skip `-NUMBER` words (`nice -10`).
     numeric_opts: bool,
+    /// `NAME=value` operands before the command set its environment (`sudo VAR=1 CMD`).
+    assigns: bool,
 }
 
 const P: Prefix = Prefix {
@@ -59,6 +61,7 @@ const P: Prefix = Prefix {
     no_command: &[],
     script_opt: &[],
     numeric_opts: false,
+    assigns: false,
 };
 
 static PREFIX: &[Prefix] = &[
@@ -92,6 +95,7 @@ static PREFIX: &[Prefix] = &[
             "--version",
             "--help",
         ],
+        assigns: true,
         ..P
     },
     Prefix {
@@ -586,8 +590,26 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
                 .position(|w| w.text().starts_with(":::"))
                 .unwrap_or(rest.len());
             let cmd = rest.get(..end).unwrap_or(&[]);
+            // `parallel ::: 'rm -rf /' 'mkfs …'`: without a command, each input is a command
+            // line of its own.
             if cmd.is_empty() {
-                return None;
+                let lines: Vec<&XWord> = rest
+                    .iter()
+                    .filter(|w| !w.text().starts_with(":::"))
+                    .collect();
+                if lines.is_empty() {
+                    return None;
+                }
+                let mut script = XWord::lit("");
+                for (k, w) in lines.iter().enumerate() {
+                    if k > 0 {
+                        script.w.text.push('\n');
+                    }
+                    script.w.text.push_str(w.text());
+                    script.w.dynamic |= w.w.dynamic;
+                    script.feed.merge(w.feed);
+                }
+                return peeled(wrapper("parallel", opts), Next::Script(vec![script]));
             }
             // `parallel rm -rf ::: ~ /etc`: the inputs after `:::` take the place of `{}`, or
             // are appended; every job together reads as one command over all of them.
@@ -670,6 +692,22 @@ fn peel_prefix(prog: &str, spec: &Prefix, argv: &[XWord]) -> Option<Peeled> {
     i += spec.skip;
     let mut args = texts(opts);
     args.extend(texts(skipped_pos));
+    let mut assignments = Vec::new();
+    while spec.assigns
+        && let Some(w) = argv.get(i)
+        && let Some((n, v)) = w.text().split_once('=')
+        && is_name(n)
+    {
+        assignments.push((
+            n.to_string(),
+            Word {
+                text: v.to_string(),
+                dynamic: w.w.dynamic,
+            },
+        ));
+        args.push(w.w.text.clone());
+        i += 1;
+    }
     let w = Wrapper {
         name: prog.to_string(),
         args,
@@ -685,6 +723,7 @@ fn peel_prefix(prog: &str, spec: &Prefix, argv: &[XWord]) -> Option<Peeled> {
     }
     let mut p = peeled(w, next)?;
     p.privileged = spec.privileged;
+    p.assignments = assignments;
     Some(p)
 }
 

@@ -23,6 +23,9 @@ impl Norm<'_> {
         if self.over_time() || !self.spend(text.len()) {
             return self.flat_extract(text, frame);
         }
+        if frame.depth > 0 {
+            self.note_script(text);
+        }
         if let Err(m) = limits::check_program(text) {
             self.limit(m);
             let r = self.fallback_only(text, frame);
@@ -97,6 +100,9 @@ impl Norm<'_> {
 
     fn walk_pipeline(&mut self, p: &ast::Pipeline, frame: &Frame, lvl: u32) -> Option<Range> {
         let timed;
+        if let Some(t) = &p.timed {
+            self.note_timed(t, p);
+        }
         let frame = if p.timed.is_some() {
             let mut f = frame.clone();
             f.wrappers.push(Wrapper {
@@ -162,7 +168,12 @@ impl Norm<'_> {
                 let mut f = frame.clone();
                 f.origin = Origin::Function;
                 let first = self.commands.len();
+                // Inside the body, `$1` … are the call's arguments, not the script's.
+                let outer_args = self.env.remove("@");
                 let r = self.walk_compound(&fd.body.0, &f, lvl + 1);
+                if let Some(v) = outer_args {
+                    self.env.insert("@".to_string(), v);
+                }
                 // A function that calls itself twice or more (`f(){ f | f & }`) forks without
                 // end once called: a fork bomb, whatever its name.
                 let name = fd.fname.value.as_str();

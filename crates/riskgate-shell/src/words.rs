@@ -137,8 +137,28 @@ impl Norm<'_> {
         segs: &mut Vec<Seg>,
         level: u32,
     ) {
+        // Where a substitution's body was re-cut (`$(case x in x) …;; esac)`): pieces before
+        // this index of `raw` belong to it.
+        let mut taken = 0usize;
         for p in pieces {
+            if p.end_index <= taken {
+                continue;
+            }
+            if p.start_index < taken {
+                if let WordPiece::Text(_) = &p.piece {
+                    segs.push(lit(raw.get(taken..p.end_index).unwrap_or("")));
+                }
+                continue;
+            }
             let src = raw.get(p.start_index..p.end_index).unwrap_or("$…");
+            if let WordPiece::CommandSubstitution(body) = &p.piece
+                && let Some((body, end)) = recut_substitution(raw, p.start_index, p.end_index, body)
+            {
+                let src = raw.get(p.start_index..end).unwrap_or("$…");
+                segs.push(self.substitution(&body, src, quoted, frame, span, feed));
+                taken = end;
+                continue;
+            }
             match &p.piece {
                 WordPiece::Text(t) => segs.push(lit(t)),
                 WordPiece::SingleQuotedText(t) => segs.push(lit(t)),
@@ -358,6 +378,36 @@ impl Norm<'_> {
             },
         }
     }
+}
+
+/// The word parser ends `$(…)` at the first `)`, even the one closing a `case` pattern
+/// (`$(case x in x) rm -rf / ;; esac)`), where bash reads on. When the body it found is not a
+/// complete script, the first longer body up to a later `)` that is one: the body and the
+/// index just past its `)`.
+fn recut_substitution(raw: &str, start: usize, end: usize, body: &str) -> Option<(String, usize)> {
+    const MAX_TRIES: usize = 16;
+    if !raw.get(start..)?.starts_with("$(") || raw.get(start..)?.starts_with("$((") {
+        return None;
+    }
+    if !body.contains("case") || complete_script(body) {
+        return None;
+    }
+    let open = start + 2;
+    raw.get(end..)?
+        .match_indices(')')
+        .take(MAX_TRIES)
+        .map(|(k, _)| end + k)
+        .find_map(|close| {
+            let candidate = raw.get(open..close)?;
+            complete_script(candidate).then(|| (candidate.to_string(), close + 1))
+        })
+}
+
+/// Whether `text` parses as a whole script.
+fn complete_script(text: &str) -> bool {
+    let opts = parser_options();
+    let mut parser = brush_parser::Parser::new(std::io::Cursor::new(text.as_bytes()), &opts);
+    parser.parse_program().is_ok()
 }
 
 fn lit(s: &str) -> Seg {

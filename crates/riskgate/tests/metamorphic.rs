@@ -1,10 +1,19 @@
 //! Metamorphic properties of shell normalization (issue 2): wrapping a command line in `sudo …`,
 //! `env X=1 …`, `bash -c '…'`, `$(…)`, `true && …`, `( … )` or a `;` chain never drops one of
 //! its simple commands from the normalized result, and never changes their canonical form.
-//! Plus: no input, however malformed, makes normalization or assessment panic.
+//! Plus: no input, however malformed, makes normalization or assessment panic. And (issue 11)
+//! wrapping never lowers the level: every dangerous command of the corpus, in every
+//! semantics-preserving wrapper of `wrap/table.rs`, is rated at least as high as plain.
+
+mod wrap;
+
+use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 use riskgate::shell::parse;
+use riskgate::{Engine, RiskLevel};
+use wrap::shape::Shape;
+use wrap::table::{Need, WRAPPERS};
 
 /// Simple commands as agents type them (quoting kept simple enough to nest in `bash -c '…'`).
 const PROGRAMS: &[&str] = &[
@@ -215,4 +224,173 @@ fn thousands_of_real_commands_parse_without_panic() {
         "{parsed} of {}",
         lines.len()
     );
+}
+
+/// One wrapped case: the wrapper's index, the command's index, the wrapped text.
+struct Case {
+    wrapper: usize,
+    command: usize,
+    text: String,
+}
+
+/// Wrapping never lowers the level. Every dangerous command of the corpus × every wrapper of
+/// `wrap/table.rs` whose conditions it meets; a wrapper that would change the command's meaning
+/// is skipped, and the reasons are counted and printed. Fails on any case rated below the
+/// plain command, with a table of them (wrapper, plain level, wrapped level, command).
+#[test]
+fn wrapping_never_lowers_the_level() {
+    let started = std::time::Instant::now();
+    let engine = Engine::builtin();
+    let commands = wrap::dangerous_commands();
+    assert!(commands.len() >= 1_500, "only {} commands", commands.len());
+    assert!(WRAPPERS.len() >= 40, "only {} wrappers", WRAPPERS.len());
+
+    let mut cases = Vec::new();
+    let mut skipped: BTreeMap<Need, usize> = BTreeMap::new();
+    for (ci, c) in commands.iter().enumerate() {
+        let shape = Shape::of(c);
+        for (wi, w) in WRAPPERS.iter().enumerate() {
+            match w.unmet(&shape) {
+                Some(need) => *skipped.entry(need).or_default() += 1,
+                None => cases.push(Case {
+                    wrapper: wi,
+                    command: ci,
+                    text: w.wrap(c),
+                }),
+            }
+        }
+    }
+
+    // Two threads over halves of the commands and of the cases; the engine is shared.
+    let levels = |items: &[&str]| -> Vec<RiskLevel> {
+        let half = items.len().div_ceil(2);
+        std::thread::scope(|s| {
+            let parts: Vec<_> = items
+                .chunks(half.max(1))
+                .map(|chunk| {
+                    let engine = &engine;
+                    s.spawn(move || {
+                        chunk
+                            .iter()
+                            .map(|t| engine.assess_command(t).level)
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            parts
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        })
+    };
+    let plain = levels(&commands.iter().map(String::as_str).collect::<Vec<_>>());
+    let wrapped = levels(&cases.iter().map(|c| c.text.as_str()).collect::<Vec<_>>());
+    assert_eq!(plain.len(), commands.len());
+    assert_eq!(wrapped.len(), cases.len());
+
+    let mut lowered: Vec<(&Case, RiskLevel, RiskLevel)> = Vec::new();
+    let mut by_wrapper: BTreeMap<&str, usize> = BTreeMap::new();
+    for (case, &level) in cases.iter().zip(&wrapped) {
+        let base = plain[case.command];
+        if level < base {
+            lowered.push((case, base, level));
+            *by_wrapper.entry(WRAPPERS[case.wrapper].name).or_default() += 1;
+        }
+    }
+    eprintln!(
+        "{} commands x {} wrappers: {} wrapped cases, {} lowered, in {:.1?}",
+        commands.len(),
+        WRAPPERS.len(),
+        cases.len(),
+        lowered.len(),
+        started.elapsed()
+    );
+    for (need, n) in &skipped {
+        eprintln!("  skipped {n:6}  {need:?}: {}", need.reason());
+    }
+    let mut report = String::new();
+    if !lowered.is_empty() {
+        report.push_str("lowered, by wrapper:\n");
+        for (w, n) in &by_wrapper {
+            report.push_str(&format!("  {n:5}  {w}\n"));
+        }
+        report.push_str("wrapper | plain | wrapped | command\n");
+        for (case, base, level) in lowered.iter().take(400) {
+            report.push_str(&format!(
+                "{} | {} | {} | {}\n",
+                WRAPPERS[case.wrapper].name,
+                base,
+                level,
+                commands[case.command].replace('\n', "\\n")
+            ));
+        }
+    }
+    assert!(cases.len() >= 25_000, "only {} wrapped cases", cases.len());
+    assert!(
+        lowered.is_empty(),
+        "{} of {} wrapped cases rated lower than plain:\n{report}",
+        lowered.len(),
+        cases.len()
+    );
+}
+
+/// Where a wrapper would change the meaning, the generator says so instead of testing it:
+/// `sudo cd /srv` does not exist (a builtin under sudo), `cd /srv && rm -rf build` removes
+/// another directory than `rm -rf build`, `nice X=1 rm …` runs a program named `X=1`.
+#[test]
+fn wrappers_that_change_the_meaning_are_skipped() {
+    let by_name = |n: &str| {
+        WRAPPERS
+            .iter()
+            .find(|w| w.name == n)
+            .unwrap_or_else(|| panic!("no wrapper {n}"))
+    };
+    let sudo = by_name("sudo");
+    assert_eq!(sudo.unmet(&Shape::of("cd /srv")), Some(Need::NotBuiltin));
+    assert_eq!(
+        sudo.unmet(&Shape::of("set +o history")),
+        Some(Need::NotBuiltin)
+    );
+    assert_eq!(
+        sudo.unmet(&Shape::of("AWS_PROFILE=prod aws s3 rb s3://x")),
+        None
+    );
+    assert_eq!(
+        by_name("nice").unmet(&Shape::of("AWS_PROFILE=prod aws s3 rb s3://x")),
+        Some(Need::NoAssign)
+    );
+    let cd = by_name("cd /srv &&");
+    assert_eq!(
+        cd.unmet(&Shape::of("rm -rf ./build")),
+        Some(Need::AbsolutePaths)
+    );
+    assert_eq!(cd.unmet(&Shape::of("rm -rf *")), Some(Need::AbsolutePaths));
+    assert_eq!(cd.unmet(&Shape::of("chmod u+s /bin/bash")), None);
+    assert_eq!(
+        cd.unmet(&Shape::of("find / -maxdepth 1 -exec rm -rf {} +")),
+        None
+    );
+    assert_eq!(
+        by_name("builtin").unmet(&Shape::of("rm -rf /")),
+        Some(Need::Builtin)
+    );
+    assert_eq!(
+        by_name("… || true").unmet(&Shape::of("cat <<EOF >/etc/x\nhi\nEOF")),
+        Some(Need::Appendable)
+    );
+    // The quoting of the shell-string wrappers round-trips through the normalizer.
+    let engine = Engine::builtin();
+    for w in [
+        "bash -c",
+        "eval \"…\"",
+        "echo `…`",
+        "sh <<'EOF'",
+        "source <(printf …)",
+    ] {
+        let text = by_name(w).wrap("rm -rf \"/srv/it's\" '$HOME'/x `echo /`");
+        assert!(
+            engine.assess_command(&text).level >= RiskLevel::High,
+            "{w}: {text}"
+        );
+    }
 }

@@ -72,6 +72,7 @@ pub fn parsed(source: &str, commands: Vec<SimpleCommand>) -> ParsedCommand {
         commands,
         nested: Vec::new(),
         signals: Vec::new(),
+        scripts: Vec::new(),
         fully_parsed: true,
         issues: Vec::new(),
     }
