@@ -129,6 +129,7 @@ fn after_panic(input: &str, limits: &Limits) -> ParsedCommand {
         commands: Vec::new(),
         nested: Vec::new(),
         signals: Vec::new(),
+        scripts: Vec::new(),
         fully_parsed: false,
         issues: vec![ParseIssue::Limit {
             message: "internal error during normalization".into(),
