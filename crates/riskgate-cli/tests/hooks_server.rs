@@ -365,7 +365,12 @@ fn a_server_of_another_user_is_never_believed() {
     std::fs::create_dir(&foreign).unwrap();
     std::os::unix::fs::chown(&foreign, Some(65534), Some(65534)).unwrap();
     let evil = foreign.join("evil.sock");
-    let mut child = std::process::Command::new(std::env::current_exe().unwrap())
+    // a copy of this test binary that the other user may run wherever the checkout is
+    let helper = e.root.join("helper");
+    std::fs::copy(std::env::current_exe().unwrap(), &helper).unwrap();
+    std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut child = std::process::Command::new(&helper)
+        .current_dir("/")
         .args(["--ignored", "--exact", "helper_fake_server_of_another_user"])
         .env("RISKGATE_TEST_FAKE_SOCKET", &evil)
         .uid(65534)

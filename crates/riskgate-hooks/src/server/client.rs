@@ -2,7 +2,7 @@
 //! read the answer, each under deadlines taken from the hook call's one start, so the whole
 //! exchange ends by the deadline the caller gives whatever the server does (gone, busy with a
 //! full backlog, stalled after accepting, trickling bytes). The socket's directory and the
-//! server's user are checked first ([`super::fsperm`]); anything amiss is a [`CallError`] and
+//! server's user are checked first (`fsperm`); anything amiss is a [`CallError`] and
 //! the hook decides alone with what is left of its time.
 
 use std::io::{self, Read, Write};

@@ -42,7 +42,7 @@ const DRAIN_LIMIT: Duration = Duration::from_secs(2);
 
 /// Serve hook calls on `socket` until `idle` passes without one, or a [`super::stop`].
 /// Returns at once when another server holds the socket's lock; an unsafe directory or lock
-/// (see [`fsperm`]) is an error.
+/// (see `fsperm`) is an error.
 pub fn serve(socket: &Path, idle: Duration, handler: Handler) -> Result<(), HookError> {
     let io_err = |what: &str, e: io::Error| HookError::Internal(format!("{what}: {e}"));
     let dir = socket

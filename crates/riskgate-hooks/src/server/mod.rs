@@ -15,14 +15,14 @@
 //! - The socket lives in `$XDG_RUNTIME_DIR/riskgate`, else in the state directory's `run/`,
 //!   in a directory only the user can enter (0700); a directory that is a symbolic link,
 //!   another user's, or writable by others is never used, and both ends check that the other
-//!   runs as the same user ([`fsperm`]).
+//!   runs as the same user (`fsperm`).
 //! - The server exits after [`DEFAULT_IDLE`] without calls (`RISKGATE_HOOK_SERVER_IDLE_SECS`),
 //!   or when asked ([`stop`]). `RISKGATE_HOOK_SERVER=0` turns it off: every call is decided
 //!   in its own process.
 //! - Time: the client connects, writes and reads under deadlines taken from one start, and
 //!   gives the server a budget it sends along; the server answers the time limit's ask (or
 //!   deny) for a call past its budget, and each call has its own thread, so a slow or stuck
-//!   call never delays another ([`client`], [`listener`]).
+//!   call never delays another ([`client`], `listener`).
 //! - Safety: a server that is gone, refuses, stalls or answers something unreadable means the
 //!   hook decides by itself. A server never weakens an answer: it runs the same code on the
 //!   same payload.
@@ -42,6 +42,41 @@ mod listener;
 pub use client::{CallError, read_within, request, stop};
 #[cfg(unix)]
 pub use listener::{serve, spawn};
+
+/// No hook server outside Unix: [`enabled`] is false there, and these only say so.
+#[cfg(not(unix))]
+mod elsewhere {
+    use std::io;
+    use std::path::Path;
+    use std::time::Duration;
+
+    use super::Handler;
+    use crate::HookError;
+
+    fn unsupported() -> io::Error {
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            "the hook server needs a Unix system",
+        )
+    }
+
+    /// Not available: an error.
+    pub fn serve(_socket: &Path, _idle: Duration, _handler: Handler) -> Result<(), HookError> {
+        Err(HookError::Internal(unsupported().to_string()))
+    }
+
+    /// Not available: never started.
+    pub fn spawn(_exe: &Path, _socket: &Path) -> io::Result<bool> {
+        Ok(false)
+    }
+
+    /// Not available: no server to stop.
+    pub fn stop(_socket: &Path) -> io::Result<bool> {
+        Ok(false)
+    }
+}
+#[cfg(not(unix))]
+pub use elsewhere::{serve, spawn, stop};
 
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
