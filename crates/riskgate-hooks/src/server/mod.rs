@@ -4,7 +4,7 @@
 //! Each tool call of an agent starts `riskgate hook <agent>` afresh. Started cold, the process
 //! pays for its first touch of the parser, the rules and the gate (page faults, caches,
 //! first-use tables): about a millisecond. So the hook reads its payload and hands it to the
-//! server, which answers with the very same [`crate::run`] (policy files read on every call,
+//! server, which answers with the very same [`crate::run()`] (policy files read on every call,
 //! audit log, session cache), and prints the answer. When no server answers, the hook decides
 //! by itself, as it always could, and starts one in the background for the next calls.
 //!
