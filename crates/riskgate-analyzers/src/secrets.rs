@@ -1,11 +1,10 @@
-//! Secrets by their well-known shapes: AWS access key ids and secret access keys, GitHub,
-//! GitLab, Slack, Stripe, Google, OpenAI, Anthropic and npm tokens, private key blocks, JWTs, and
-//! generic `password = "…"` / `API_KEY=…` assignments whose value is not a placeholder.
-//! Matches carry a redacted form: a secret is never echoed back in full.
+//! Secrets in text, as findings: the model's one secrets table
+//! ([`riskgate_model::secrets`] — token shapes, private key blocks, URL credentials,
+//! credential options, secret-named assignments, `.netrc`/`.pgpass` content), with values that
+//! are placeholders, references or code left out. Matches carry a redacted form: a secret is
+//! never echoed back in full.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
+use riskgate_model::secrets::{self, is_placeholder};
 use serde::Serialize;
 
 /// One secret found in a text.
@@ -23,172 +22,29 @@ pub struct SecretMatch {
     pub redacted: String,
 }
 
-struct Shape {
-    kind: &'static str,
-    description: &'static str,
-    re: Regex,
-    /// Capture group holding the value (0: whole match).
-    group: usize,
-}
-
-static SHAPES: LazyLock<Vec<Shape>> = LazyLock::new(|| {
-    let specs: [(&str, &str, &str, usize); 16] = [
-        (
-            "aws-access-key-id",
-            "AWS access key id",
-            r"\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b",
-            0,
-        ),
-        (
-            "aws-secret-access-key",
-            "AWS secret access key",
-            r#"(?i)aws_?secret_?(?:access_?)?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})(?:[^A-Za-z0-9/+=]|$)"#,
-            1,
-        ),
-        (
-            "github-token",
-            "GitHub token",
-            r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b",
-            0,
-        ),
-        (
-            "github-token",
-            "GitHub fine-grained token",
-            r"\bgithub_pat_[A-Za-z0-9_]{22,}\b",
-            0,
-        ),
-        (
-            "gitlab-token",
-            "GitLab personal access token",
-            r"\bglpat-[A-Za-z0-9_-]{20}\b",
-            0,
-        ),
-        (
-            "slack-token",
-            "Slack token",
-            r"\bxox[abposre]-[A-Za-z0-9-]{10,}",
-            0,
-        ),
-        (
-            "slack-webhook",
-            "Slack webhook URL",
-            r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+",
-            0,
-        ),
-        (
-            "stripe-key",
-            "Stripe live secret key",
-            r"\b(?:sk|rk)_live_[0-9a-zA-Z]{20,}\b",
-            0,
-        ),
-        (
-            "private-key",
-            "Private key block",
-            r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----",
-            0,
-        ),
-        (
-            "google-api-key",
-            "Google API key",
-            r"\bAIza[0-9A-Za-z_-]{35}\b",
-            0,
-        ),
-        (
-            "openai-key",
-            "OpenAI API key",
-            r"\bsk-(?:proj-|svcacct-)?[A-Za-z0-9_-]{20,}T3BlbkFJ[A-Za-z0-9_-]{20,}|\bsk-proj-[A-Za-z0-9_-]{40,}",
-            0,
-        ),
-        (
-            "anthropic-key",
-            "Anthropic API key",
-            r"\bsk-ant-[A-Za-z0-9_-]{32,}",
-            0,
-        ),
-        (
-            "npm-token",
-            "npm access token",
-            r"\bnpm_[A-Za-z0-9]{36}\b",
-            0,
-        ),
-        (
-            "jwt",
-            "JSON Web Token",
-            r"\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
-            0,
-        ),
-        (
-            "generic-assignment",
-            "Hardcoded password or secret",
-            r#"(?i)\b(?:password|passwd|pwd|secret|secret_key|api_key|apikey|api_token|access_token|auth_token|client_secret|private_key|db_pass(?:word)?)\b["']?\s*(?::|=|:=|=>)\s*["']([^"'\s]{6,})["']"#,
-            1,
-        ),
-        (
-            "generic-assignment",
-            "Hardcoded password or secret",
-            r#"(?m)^\s*(?:export\s+)?[A-Za-z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Za-z0-9_]*\s*[=:]\s*([^\s#'"]{6,})"#,
-            1,
-        ),
-    ];
-    specs
-        .into_iter()
-        .filter_map(|(kind, description, pat, group)| {
-            Regex::new(pat).ok().map(|re| Shape {
-                kind,
-                description,
-                re,
-                group,
+/// Whether a value found by its context (a name, a flag, a URL) is worth reporting: not a
+/// placeholder, at least 6 characters, not a bare number, and — unquoted — not code (a call,
+/// an attribute path) reading the secret from elsewhere.
+fn reportable(value: &str) -> bool {
+    let v = value.trim_matches(|c| c == '"' || c == '\'' || c == '\\');
+    let quoted = v.len() != value.len();
+    let code_like = v.contains('(')
+        || v.contains('[')
+        || (!quoted
+            && v.contains('.')
+            && v.split('.').all(|p| {
+                !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
             })
-        })
-        .collect()
-});
-
-/// Values that are obviously not secrets.
-fn is_placeholder(v: &str) -> bool {
-    let l = v.to_ascii_lowercase();
-    if v.contains("${")
-        || v.contains("{{")
-        || v.contains('<')
-        || v.contains("%(")
-        || v.starts_with('$')
-        || v.contains("process.env")
-        || v.contains("os.environ")
-        || v.contains("getenv")
-    {
-        return true;
-    }
-    if l.chars()
-        .all(|c| c == 'x' || c == '*' || c == '.' || c == '-' || c == '_' || c == '#')
-    {
-        return true;
-    }
-    const WORDS: [&str; 22] = [
-        "changeme",
-        "change_me",
-        "change-me",
-        "your_",
-        "your-",
-        "yourpassword",
-        "example",
-        "placeholder",
-        "dummy",
-        "redacted",
-        "replace",
-        "insert",
-        "todo",
-        "fixme",
-        "sample",
-        "none",
-        "null",
-        "undefined",
-        "password",
-        "secret",
-        "<",
-        "notset",
-    ];
-    WORDS.iter().any(|w| l.starts_with(w) || l == *w)
-        || l.ends_with("_here")
-        || l.contains("example")
+            && v.chars().next().is_some_and(|c| c.is_ascii_alphabetic()));
+    // an unquoted bare word without digits is, in code, a variable (`password = user_input`)
+    let bare_word = !quoted
+        && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !v.chars().any(|c| c.is_ascii_digit());
+    v.chars().count() >= 6
+        && !bare_word
+        && !v.chars().all(|c| c.is_ascii_digit())
+        && !is_placeholder(v)
+        && !code_like
 }
 
 /// Hide all but the first four characters.
@@ -197,31 +53,22 @@ pub fn redact(secret: &str) -> String {
     format!("{shown}… ({} chars)", secret.chars().count())
 }
 
-/// All secrets in `text`, in order, without overlaps.
+/// All secrets in `text`, in order, without overlaps: the model's secrets table
+/// ([`riskgate_model::secrets::scan`]), less placeholders and references.
 pub fn find_secrets(text: &str) -> Vec<SecretMatch> {
-    let mut out: Vec<SecretMatch> = Vec::new();
-    for shape in SHAPES.iter() {
-        for caps in shape.re.captures_iter(text) {
-            let Some(m) = caps.get(shape.group) else {
-                continue;
-            };
-            if shape.kind == "generic-assignment" && is_placeholder(m.as_str()) {
-                continue;
-            }
-            if out.iter().any(|o| o.start < m.end() && m.start() < o.end) {
-                continue;
-            }
-            out.push(SecretMatch {
-                kind: shape.kind,
-                description: shape.description,
-                start: m.start(),
-                end: m.end(),
-                redacted: redact(m.as_str()),
-            });
-        }
-    }
-    out.sort_by_key(|m| m.start);
-    out
+    secrets::scan(text)
+        .into_iter()
+        .filter_map(|f| {
+            let value = text.get(f.start..f.end)?;
+            (f.token || reportable(value)).then(|| SecretMatch {
+                kind: f.kind,
+                description: f.description,
+                start: f.start,
+                end: f.end,
+                redacted: redact(value),
+            })
+        })
+        .collect()
 }
 
 /// `text` with every secret replaced by its redacted form.

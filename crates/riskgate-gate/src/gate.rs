@@ -122,6 +122,8 @@ impl Gate {
         }
         out.warnings.extend(warnings);
         self.record(ctx, &assessment, &mut out, start.elapsed());
+        // warnings are printed (stderr, a hook's reply): never with a secret of the input
+        crate::redact::redact_all(&mut out.warnings);
         out
     }
 

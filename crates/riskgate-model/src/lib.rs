@@ -10,6 +10,7 @@
 //!   (the union of seed 001's `RiskAssessment` and seed 004's `RiskClassification`).
 //! - [`Decision`]: allow, ask or deny.
 //! - [`credentials`]: where secrets live on disk, and what kind each is.
+//! - [`secrets`]: what a secret looks like in text (the one table for finding and redacting).
 //!
 //! ```
 //! use riskgate_model::{Assessment, ActionKind, Finding, RiskLevel};
@@ -29,6 +30,7 @@ pub mod credentials;
 mod decision;
 mod finding;
 mod level;
+pub mod secrets;
 
 pub use action::{Action, ActionKind, Language, WriteOp};
 pub use assessment::{Assessment, Explanation, MAX_RESOURCES, combine_scores};

@@ -330,8 +330,9 @@ impl ApprovalStore {
     }
 }
 
+/// The pattern as stored: normalized, its secrets replaced by `*` (see [`crate::redact`]).
 fn checked(pattern: &str) -> Result<String, StoreError> {
-    let p = normalize_pattern(pattern);
+    let p = normalize_pattern(&crate::redact::redact_pattern(pattern));
     if p.is_empty() {
         Err(StoreError::Invalid("empty pattern".into()))
     } else {
