@@ -376,7 +376,7 @@ pub(crate) fn decide_leveled(
         reason: String::new(),
         adjustments: lv.adjustments.clone(),
         warnings: Vec::new(),
-        pattern: normalize_pattern(&action.subject()),
+        pattern: out_pattern(action),
         summary: what.clone(),
         assessment: assessment.clone(),
     };
@@ -475,8 +475,9 @@ pub(crate) fn decide_leveled(
     out
 }
 
+/// The pattern an `always` answer stores and the hint shows: secrets replaced by `*`.
 fn out_pattern(action: &Action) -> String {
-    normalize_pattern(&action.subject())
+    normalize_pattern(&crate::redact::redact_pattern(&action.subject()))
 }
 
 /// ` with \`riskgate approvals add 'PATTERN'\`` for short one-line patterns.

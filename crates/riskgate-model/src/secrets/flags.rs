@@ -9,7 +9,7 @@
 //! message is seen too). A word's program is its last path or quote component.
 
 use super::Found;
-use super::names::{is_reference, is_secret_name};
+use super::names::{is_elided, is_reference, is_secret_name};
 
 /// How a credential follows its flag.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,12 +166,14 @@ pub const CREDENTIAL_FLAGS: &[CredentialFlags] = &[
     cf(&["htpasswd"], "", &[], Form::LastPositional('b')),
     cf(
         &[
-            "aws", "git", "npm", "pnpm", "yarn", "pip", "pip3", "dotnet", "setenv", "set", "conda",
+            "aws", "npm", "pnpm", "yarn", "pip", "pip3", "conda", "dotnet",
         ],
-        "",
+        "set",
         &[],
         Form::NamedPair,
     ),
+    cf(&["git"], "config", &[], Form::NamedPair),
+    cf(&["setenv", "set"], "", &[], Form::NamedPair),
 ];
 
 /// Whether an option's own name makes its value a secret: `--password`, `--db-pass`,
@@ -296,7 +298,7 @@ fn value_span(text: &str, from: usize, end: usize) -> Option<(usize, usize)> {
         from + v.trim_end_matches(['"', '\\']).len()
     };
     let v = text.get(from..end)?;
-    if v.is_empty() || is_reference(v) {
+    if v.is_empty() || is_reference(v) || is_elided(v) {
         return None;
     }
     Some((from, end))
@@ -372,7 +374,17 @@ fn scan_row(text: &str, row: &CredentialFlags, rest: &[Word], found: &mut Vec<Fo
     const WHAT: &str = "password given as an option";
     match row.form {
         Form::NamedPair => {
-            for (i, &w) in rest.iter().enumerate() {
+            // `PROGRAM … SUBCOMMAND [flags] NAME VALUE`: the name is among the first few
+            // words after the subcommand
+            let from = if row.subcommand.is_empty() {
+                0
+            } else {
+                rest.iter()
+                    .position(|&w| option_of(text_of(text, w)) == row.subcommand)
+                    .map_or(rest.len(), |i| i + 1)
+            };
+            let rest = rest.get(from..).unwrap_or(&[]);
+            for (i, &w) in rest.iter().enumerate().take(4) {
                 let name = option_of(text_of(text, w));
                 if !name.starts_with('-')
                     && !name.contains('=')

@@ -29,7 +29,7 @@ pub mod shapes;
 
 use std::borrow::Cow;
 
-pub use names::{is_placeholder, is_reference, is_secret_name};
+pub use names::{is_elided, is_placeholder, is_reference, is_secret_name};
 use shapes::{Class, SHAPES};
 
 /// What a secret is replaced with.
@@ -81,10 +81,11 @@ pub fn scan(text: &str) -> Vec<Found> {
             };
             let accepted = match shape.class {
                 Class::Token => true,
-                Class::Context => !is_reference(value.as_str()),
+                Class::Context => !is_reference(value.as_str()) && !is_elided(value.as_str()),
                 Class::Named => {
                     caps.name("k").is_some_and(|k| is_secret_name(k.as_str()))
                         && !is_reference(value.as_str())
+                        && !is_elided(value.as_str())
                 }
             };
             if accepted && value.end() > value.start() {

@@ -108,6 +108,13 @@ pub fn is_reference(value: &str) -> bool {
     false
 }
 
+/// Whether `value` is no value at all: an ellipsis, a mask or an earlier redaction (`…`,
+/// `...`, `***`, `[REDACTED]`), as in documentation quoted by a reason.
+pub fn is_elided(value: &str) -> bool {
+    let v = value.trim_matches(|c| c == '"' || c == '\'' || c == '`');
+    v.is_empty() || v.chars().all(|c| matches!(c, '.' | '…' | '*')) || v.starts_with("[REDACTED")
+}
+
 /// Values that are obviously not secrets: references, templates, code that reads the secret
 /// from elsewhere, masks (`****`) and stock placeholders (`changeme`, `your_api_key_here`).
 pub fn is_placeholder(v: &str) -> bool {

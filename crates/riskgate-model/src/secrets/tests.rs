@@ -72,6 +72,19 @@ fn headers_urls_and_assignments() {
         "kubectl create secret generic db --from-literal=password=[REDACTED]"
     );
     assert_eq!(r("export TOKEN=$GH_TOKEN"), "export TOKEN=$GH_TOKEN");
+    assert_eq!(
+        r("git commit -m 'fix: token refresh, password reset'"),
+        "git commit -m 'fix: token refresh, password reset'"
+    );
+    // a password may hold `/` and `@`: up to the last `@` (over-redacting a rare URL)
+    assert_eq!(
+        r("echo https://example.com:8443/a@b"),
+        "echo https://example.com:[REDACTED]@b"
+    );
+    assert_eq!(
+        r("see (`PGPASSWORD=… psql`, `export API_TOKEN=…`)"),
+        "see (`PGPASSWORD=… psql`, `export API_TOKEN=…`)"
+    );
 }
 
 #[test]
