@@ -15,6 +15,9 @@
 //!    approval, `--force` / `--accept-risk` allow; else ask when interactive (or when the agent
 //!    host can ask and `hooks.ask_fallback` is `ask`); else deny, saying how to proceed.
 //! 9. MEDIUM otherwise → allow with a warning. LOW, SAFE → allow.
+//! 10. When settings.json could not be fully read ([`Standing::store_unreadable`]), what would
+//!     be allowed is asked instead (denied where nobody can be asked): a lost standing denial
+//!     could cover it.
 //!
 //! [`decide`] is pure: it reads no file and asks nobody. [`crate::Gate`] looks up standing
 //! approvals and denials, prompts, stores answers and records the outcome.
@@ -131,6 +134,9 @@ pub struct Standing {
     pub approved: Option<String>,
     /// Approved earlier in this session.
     pub session: bool,
+    /// settings.json could not be fully read: a standing denial may be missing, so what would
+    /// be allowed needs a person instead.
+    pub store_unreadable: bool,
 }
 
 /// The gate's answer for one action.
@@ -471,6 +477,21 @@ pub(crate) fn decide_leveled(
         out.warnings.push(msg);
     } else {
         set(Decision::Allow, by_level, format!("{head}: {what}"));
+    }
+    if standing.store_unreadable && out.decision == Decision::Allow {
+        // a denial lost in a damaged settings.json could cover this: never allow unasked
+        let why = "the approvals file could not be fully read, so a standing denial may cover this";
+        let can_ask = ctx.interactive
+            || (ctx.host_can_ask && policy.ask_fallback() == crate::policy::AskFallback::Ask);
+        out.decided_by = DecidedBy::Approval;
+        out.warnings.clear();
+        if can_ask {
+            out.decision = Decision::Ask;
+            out.reason = format!("{head} needs a person's approval: {why}: {what}");
+        } else {
+            out.decision = Decision::Deny;
+            out.reason = format!("{head} refused: {why} and nobody can be asked here: {what}");
+        }
     }
     out
 }
