@@ -10,6 +10,10 @@
 //!   directory is not fsynced: a crash right after the rename may lose that one update, a
 //!   price worth a halved write time.)
 //!
+//! - [`sweep_stale_temp_files`]: a process killed between creating its temporary file and the
+//!   rename leaves `.riskgate-*.tmp` behind; the gate removes those older than a minute when it
+//!   starts.
+//!
 //! The read-modify-write cycle is: lock, re-read, merge, write, unlock (drop).
 
 use std::fs::{File, OpenOptions, TryLockError};
@@ -107,8 +111,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let mut tmp = tempfile::Builder::new()
-        .prefix(".riskgate-")
-        .suffix(".tmp")
+        .prefix(TEMP_PREFIX)
+        .suffix(TEMP_SUFFIX)
         .tempfile_in(dir)
         .map_err(io("cannot create a temporary file for"))?;
     tmp.write_all(bytes).map_err(io("cannot write"))?;
@@ -119,6 +123,41 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     tmp.persist(path)
         .map_err(|e| io("cannot replace")(e.error))?;
     Ok(())
+}
+
+/// Prefix and suffix of [`write_atomic`]'s temporary files.
+const TEMP_PREFIX: &str = ".riskgate-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// Temporary files younger than this may belong to a write in progress.
+pub const STALE_TEMP_AGE: Duration = Duration::from_secs(60);
+
+/// Remove `.riskgate-*.tmp` files older than [`STALE_TEMP_AGE`] from `dir`: left behind by a
+/// process killed in the middle of [`write_atomic`]. Returns how many were removed. Errors are
+/// ignored (a missing directory, a file another process removed first).
+pub fn sweep_stale_temp_files(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        if !(name.starts_with(TEMP_PREFIX) && name.ends_with(TEMP_SUFFIX)) {
+            continue;
+        }
+        let stale = e
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age >= STALE_TEMP_AGE);
+        if stale && std::fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 #[cfg(test)]

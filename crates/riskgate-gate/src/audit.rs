@@ -10,7 +10,8 @@
 //! `write`, no SQLite on the hot path); [`AuditLog::open`] moves the journal into the
 //! database before anything reads it. WAL mode and a 200 ms busy timeout: a locked, read-only
 //! or broken database makes [`AuditLog::open`] / [`AuditLog::record`] fail quickly; the gate
-//! turns a failed append into a warning and the decision stands.
+//! turns a failed append into a warning and the decision stands. The database and its WAL
+//! files are private to the owner (0600), like the journal.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -176,6 +177,32 @@ impl AuditQuery {
     }
 }
 
+/// The database and its companions (`-wal`, `-shm`, `-journal`) readable by the owner only,
+/// like the journal: the database is created 0600 before SQLite opens it (SQLite gives its
+/// companions the database's mode) and existing files made 0600.
+fn private_files(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
+        let _ = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path);
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            let mut p = path.as_os_str().to_os_string();
+            p.push(suffix);
+            if let Ok(meta) = std::fs::metadata(&p)
+                && meta.permissions().mode() & 0o077 != 0
+            {
+                let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600));
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+}
+
 /// An open audit database.
 #[derive(Debug)]
 pub struct AuditLog {
@@ -197,6 +224,7 @@ impl AuditLog {
             path: path.to_path_buf(),
             source: e,
         };
+        private_files(path);
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -222,6 +250,7 @@ impl AuditLog {
             warnings: Vec::new(),
         };
         log.ingest_journal();
+        private_files(path);
         Ok(log)
     }
 

@@ -43,6 +43,10 @@ impl Gate {
     /// A gate with the approvals at [`Policy::settings_path`], the audit log at
     /// [`Policy::audit_path`] (opened on first use) and prompts on the terminal.
     pub fn new(policy: Policy) -> Gate {
+        // temporary files of writes killed before their rename
+        let state = policy.state_dir();
+        crate::atomic::sweep_stale_temp_files(state);
+        crate::atomic::sweep_stale_temp_files(&state.join("sessions"));
         Gate {
             approvals: ApprovalStore::new(policy.settings_path()),
             policy,
@@ -95,6 +99,7 @@ impl Gate {
             let snap = self.approvals.snapshot();
             warnings.extend(snap.warnings.iter().cloned());
             standing.denied = snap.denial_for(action).map(|e| e.describe());
+            standing.store_unreadable = snap.unreadable;
             let wants_person = lv.level < RiskLevel::Critical
                 && decide::needs_person(lv.level, action, &self.policy, ctx);
             if wants_person && standing.denied.is_none() {

@@ -12,8 +12,9 @@
 //! transaction and only then deletes it. A writer that opened the old file just before the
 //! rename notices after locking that its file is no longer the journal (another inode at the
 //! path) and appends to the new one. A file left behind by an interrupted move is picked up
-//! by the next one; a line that is not a record (a torn write after a crash) is skipped and
-//! counted.
+//! by the next one. Every record is written as `\n{record}\n`, so a torn write (a crash
+//! mid-append) ends at the next record's leading newline: the reader skips that fragment alone,
+//! counted and warned about, and keeps every record after it.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write as _};
@@ -43,7 +44,10 @@ pub fn append(db: &Path, record: &AuditRecord) -> io::Result<u64> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         crate::paths::ensure_private_dir(dir)?;
     }
-    let mut line = serde_json::to_vec(record).map_err(io::Error::other)?;
+    // Each record starts on a line of its own: a torn write before it (a crash mid-append)
+    // then ends at this newline and only that fragment is lost.
+    let mut line = vec![b'\n'];
+    serde_json::to_writer(&mut line, record).map_err(io::Error::other)?;
     line.push(b'\n');
     // A few tries: each failure means a mover renamed the file between our open and lock.
     for _ in 0..4 {
@@ -151,12 +155,27 @@ pub fn take(db: &Path) -> io::Result<Taken> {
             }
             match serde_json::from_slice::<AuditRecord>(line) {
                 Ok(r) => taken.records.push(r),
-                Err(_) => taken.skipped += 1,
+                Err(_) => {
+                    // a torn fragment, possibly followed on the same line by a whole record
+                    // (journals written before records started on a fresh line)
+                    taken.skipped += 1;
+                    if let Some(r) = salvage(line) {
+                        taken.records.push(r);
+                    }
+                }
             }
         }
         taken.files.push(f);
     }
     Ok(taken)
+}
+
+/// The last whole record in a line that starts with a torn fragment.
+fn salvage(line: &[u8]) -> Option<AuditRecord> {
+    const START: &[u8] = b"{\"id\":";
+    (1..line.len())
+        .filter(|&i| line.get(i..).is_some_and(|rest| rest.starts_with(START)))
+        .find_map(|i| serde_json::from_slice::<AuditRecord>(line.get(i..)?).ok())
 }
 
 #[cfg(test)]
@@ -214,8 +233,27 @@ mod tests {
             .open(journal_path(&db))
             .unwrap();
         f.write_all(b"{\"id\":0,\"time\":\"2026").unwrap();
+        // the record after the torn fragment is kept
+        append(&db, &record("b")).unwrap();
+        let taken = take(&db).unwrap();
+        let inputs: Vec<&str> = taken.records.iter().map(|r| r.input.as_str()).collect();
+        assert_eq!(inputs, ["a", "b"]);
+        assert_eq!(taken.skipped, 1);
+    }
+
+    #[test]
+    fn a_record_glued_to_a_torn_fragment_is_salvaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("audit.db");
+        let whole = serde_json::to_string(&record("kept")).unwrap();
+        std::fs::write(
+            journal_path(&db),
+            format!("{{\"id\":0,\"time\":\"2026{whole}\n"),
+        )
+        .unwrap();
         let taken = take(&db).unwrap();
         assert_eq!(taken.records.len(), 1);
+        assert_eq!(taken.records[0].input, "kept");
         assert_eq!(taken.skipped, 1);
     }
 

@@ -65,6 +65,13 @@ pub struct Snapshot {
     pub denied: Vec<Entry>,
     /// Skipped entries and unreadable files.
     pub warnings: Vec<String>,
+    /// The file could not be fully read (damaged, unreadable, a denial without a usable
+    /// pattern): a standing denial may be missing, so the gate asks for everything it could
+    /// have covered.
+    pub unreadable: bool,
+    /// The file is damaged in a way a rewrite repairs (not an I/O error).
+    #[serde(skip)]
+    pub(crate) repairable: bool,
 }
 
 impl Snapshot {
@@ -97,6 +104,27 @@ pub(crate) fn entry_key(v: &Value) -> (Option<String>, Option<String>) {
         ),
         _ => (None, None),
     }
+}
+
+/// A denial read for its pattern alone (its other fields malformed): `None` without a usable
+/// pattern. A node type that is not a string makes it apply to every kind.
+pub(crate) fn lenient_denial(v: &Value, now: OffsetDateTime) -> Option<Entry> {
+    let (pattern, kind) = match v {
+        Value::String(s) => (s.clone(), None),
+        Value::Object(m) => (
+            m.get("pattern")?.as_str()?.to_string(),
+            m.get("node_type")
+                .and_then(Value::as_str)
+                .map(str::to_string),
+        ),
+        _ => return None,
+    };
+    parse_entry(
+        &serde_json::json!({"pattern": pattern, "node_type": kind}),
+        true,
+        now,
+    )
+    .ok()
 }
 
 pub(crate) fn parse_entry(v: &Value, denied: bool, now: OffsetDateTime) -> Result<Entry, String> {

@@ -15,13 +15,21 @@
 //!   or `*` means any kind.
 //! - Expired approvals are ignored (and removed by [`ApprovalStore::prune`]); `expires_at: null`
 //!   never expires.
-//! - Loaded lazily, on the first question. A malformed entry is skipped with a warning. A file
-//!   that is not a JSON object is ignored on read (with a warning) and moved aside to
-//!   `settings.json.corrupt-<time>` on the next write, which starts a fresh file.
-//! - Writes: lock `settings.json.lock`, re-read, merge, write atomically ([`crate::atomic`]).
+//! - Loaded lazily, on the first question. A UTF-8 byte order mark is ignored. A malformed
+//!   approval is skipped with a warning; a malformed denial still denies its pattern when it
+//!   has one.
+//! - A damaged file (not UTF-8, not JSON, cut short, `risk_acceptance` or a list of the wrong
+//!   type) is never dropped: every entry that still parses on its own is recovered
+//!   ([`recover`]), the file is copied aside to `settings.json.corrupt-<time>` (never
+//!   overwriting an earlier copy) and rewritten with what was recovered — on the first read
+//!   (under the lock, briefly) or else on the next write. Until then the snapshot is
+//!   [`Snapshot::unreadable`]: the gate asks for everything a lost denial could have covered.
+//! - Writes: lock `settings.json.lock`, re-read, merge, write atomically ([`crate::atomic`]): no
+//!   approval or denial of the file is ever dropped by another process's write.
 
 mod doc;
 mod entry;
+mod recover;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -35,7 +43,7 @@ use crate::clock;
 use crate::error::StoreError;
 use crate::pattern::normalize_pattern;
 use doc::{RawObject, quote, raw, render_list};
-use entry::{entry_key, parse_entry};
+use entry::{entry_key, lenient_denial, parse_entry};
 
 pub use entry::{Entry, Snapshot};
 
@@ -99,7 +107,19 @@ impl ApprovalStore {
     /// The file's contents (read once, then cached until the next write by this store).
     pub fn snapshot(&mut self) -> &Snapshot {
         if self.cache.is_none() {
-            self.cache = Some(self.read());
+            let mut snap = self.read();
+            if snap.repairable {
+                // move the damaged file aside and keep what was recovered; if the lock is busy
+                // the next write does it
+                let wait = self.lock_wait.min(REPAIR_LOCK_WAIT);
+                match self.update_waiting(wait, |_| 0) {
+                    Ok(u) => snap.warnings.extend(u.warnings),
+                    Err(e) => snap
+                        .warnings
+                        .push(format!("could not repair {} now: {e}", self.path.display())),
+                }
+            }
+            self.cache = Some(snap);
         }
         self.cache.get_or_insert_with(Snapshot::default)
     }
@@ -109,50 +129,66 @@ impl ApprovalStore {
         self.cache = None;
     }
 
-    /// Read the file now, without the lock (a rename makes every read whole).
+    /// Read the file now, without the lock (a rename makes every read whole). A damaged file
+    /// gives what could be recovered from it, marked [`Snapshot::unreadable`].
     pub fn read(&self) -> Snapshot {
         let name = self.path.display();
-        let text = match std::fs::read_to_string(&self.path) {
-            Ok(t) => t,
+        let bytes = match std::fs::read(&self.path) {
+            Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Snapshot::default(),
             Err(e) => {
                 return Snapshot {
                     warnings: vec![format!(
-                        "cannot read {name}: {e}; no standing approvals used"
+                        "cannot read {name}: {e}; no standing approvals used, and every action a standing denial could cover needs a person"
                     )],
+                    unreadable: true,
                     ..Snapshot::default()
                 };
             }
         };
-        let root = match RawObject::parse(&text) {
-            Ok(o) => o,
-            Err(e) => return corrupt_snapshot(&name, e.to_string()),
-        };
+        let decoded = recover::decode(&bytes);
         let mut snap = Snapshot::default();
-        let Some(ra) = root.get(ROOT) else {
-            return snap;
-        };
-        let Ok(ra) = serde_json::from_str::<serde_json::Map<String, Value>>(ra.get()) else {
-            snap.warnings
-                .push(format!("{name}: `{ROOT}` is not an object; ignored"));
-            return snap;
+        let (approved, denied) = match strict_lists(&decoded) {
+            Ok(lists) => lists,
+            Err(why) => {
+                let approved = recover::recover_list(&decoded.text, APPROVED);
+                let denied = recover::recover_list(&decoded.text, DENIED);
+                snap.unreadable = true;
+                snap.repairable = true;
+                snap.warnings.push(format!(
+                    "{name} is damaged ({why}); recovered {} approval(s) and {} denial(s) from it; until it is repaired, every action a lost denial could cover needs a person",
+                    approved.len(),
+                    denied.len()
+                ));
+                (values(&approved), values(&denied))
+            }
         };
         let now = self.now();
-        for (list, denied) in [(APPROVED, false), (DENIED, true)] {
-            let Some(v) = ra.get(list) else { continue };
-            let Some(items) = v.as_array() else {
-                snap.warnings
-                    .push(format!("{name}: `{ROOT}.{list}` is not a list; ignored"));
-                continue;
-            };
-            for (i, item) in items.iter().enumerate() {
-                match parse_entry(item, denied, now) {
-                    Ok(e) if denied => snap.denied.push(e),
-                    Ok(e) => snap.approved.push(e),
-                    Err(why) => snap
-                        .warnings
-                        .push(format!("{name}: `{ROOT}.{list}[{i}]` skipped: {why}")),
-                }
+        for (i, item) in approved.iter().enumerate() {
+            match parse_entry(item, false, now) {
+                Ok(e) => snap.approved.push(e),
+                Err(why) => snap
+                    .warnings
+                    .push(format!("{name}: `{ROOT}.{APPROVED}[{i}]` skipped: {why}")),
+            }
+        }
+        for (i, item) in denied.iter().enumerate() {
+            match parse_entry(item, true, now) {
+                Ok(e) => snap.denied.push(e),
+                Err(why) => match lenient_denial(item, now) {
+                    Some(e) => {
+                        snap.warnings.push(format!(
+                            "{name}: `{ROOT}.{DENIED}[{i}]`: {why}; its pattern is denied all the same"
+                        ));
+                        snap.denied.push(e);
+                    }
+                    None => {
+                        snap.unreadable = true;
+                        snap.warnings.push(format!(
+                            "{name}: `{ROOT}.{DENIED}[{i}]` cannot be read ({why}); every action it could cover needs a person"
+                        ));
+                    }
+                },
             }
         }
         snap
@@ -237,6 +273,14 @@ impl ApprovalStore {
     where
         F: FnOnce(&mut Lists) -> usize,
     {
+        self.update_waiting(self.lock_wait, f)
+    }
+
+    /// [`Self::update`], waiting at most `wait` for the lock.
+    fn update_waiting<F>(&mut self, wait: Duration, f: F) -> Result<Update, StoreError>
+    where
+        F: FnOnce(&mut Lists) -> usize,
+    {
         self.cache = None;
         if let Some(dir) = self.path.parent().filter(|d| !d.as_os_str().is_empty()) {
             crate::paths::ensure_private_dir(dir).map_err(|e| StoreError::Io {
@@ -245,38 +289,9 @@ impl ApprovalStore {
                 source: e,
             })?;
         }
-        let _lock = FileLock::acquire(&atomic::lock_path(&self.path), self.lock_wait)?;
+        let _lock = FileLock::acquire(&atomic::lock_path(&self.path), wait)?;
         let mut warnings = Vec::new();
-        let mut root = self.read_for_update(&mut warnings)?;
-        let mut ra = match root.get(ROOT).map(|r| RawObject::parse(r.get())) {
-            None => RawObject::default(),
-            Some(Ok(o)) => o,
-            Some(Err(_)) => {
-                let backup = self.backup_copy()?;
-                warnings.push(format!(
-                    "`{ROOT}` was not an object; reset it (old file kept as {})",
-                    backup.display()
-                ));
-                RawObject::default()
-            }
-        };
-        let mut lists: Lists = (Vec::new(), Vec::new());
-        for (name, slot) in [(APPROVED, &mut lists.0), (DENIED, &mut lists.1)] {
-            match ra
-                .get(name)
-                .map(|r| serde_json::from_str::<Vec<Box<RawValue>>>(r.get()))
-            {
-                None => {}
-                Some(Ok(items)) => *slot = items,
-                Some(Err(_)) => {
-                    let backup = self.backup_copy()?;
-                    warnings.push(format!(
-                        "`{ROOT}.{name}` was not a list; reset it (old file kept as {})",
-                        backup.display()
-                    ));
-                }
-            }
-        }
+        let (mut root, mut ra, mut lists) = self.read_for_update(&mut warnings)?;
         let changed = f(&mut lists);
         ra.set(APPROVED, raw(render_list(&lists.0, 4)));
         ra.set(DENIED, raw(render_list(&lists.1, 4)));
@@ -287,11 +302,19 @@ impl ApprovalStore {
         Ok(Update { changed, warnings })
     }
 
-    /// The file as an object; a corrupt one is moved aside (and a warning said).
-    fn read_for_update(&self, warnings: &mut Vec<String>) -> Result<RawObject, StoreError> {
-        let text = match std::fs::read_to_string(&self.path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(RawObject::default()),
+    /// The file as (root object, `risk_acceptance` object, lists), under the lock. A damaged
+    /// file is copied aside (never overwriting an earlier copy) and what can be recovered from
+    /// it kept: its other keys when the root is an object, and every entry that parses on its
+    /// own.
+    fn read_for_update(
+        &self,
+        warnings: &mut Vec<String>,
+    ) -> Result<(RawObject, RawObject, Lists), StoreError> {
+        let bytes = match std::fs::read(&self.path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok((RawObject::default(), RawObject::default(), Lists::default()));
+            }
             Err(e) => {
                 return Err(StoreError::Io {
                     what: "cannot read",
@@ -300,34 +323,88 @@ impl ApprovalStore {
                 });
             }
         };
-        match RawObject::parse(&text) {
-            Ok(o) => Ok(o),
-            Err(e) => {
-                let backup = backup_path(&self.path, self.now());
-                std::fs::rename(&self.path, &backup).map_err(|err| StoreError::Io {
-                    what: "cannot move aside",
-                    path: self.path.clone(),
-                    source: err,
-                })?;
-                warnings.push(format!(
-                    "{} was not valid JSON ({e}); moved it to {} and started a fresh one",
-                    self.path.display(),
-                    backup.display()
-                ));
-                Ok(RawObject::default())
-            }
-        }
+        let decoded = recover::decode(&bytes);
+        let why = match strict_objects(&decoded) {
+            Ok(parts) => return Ok(parts),
+            Err(why) => why,
+        };
+        let backup = self.backup_copy()?;
+        let root = if decoded.lossy {
+            RawObject::default()
+        } else {
+            RawObject::parse(&decoded.text).unwrap_or_default()
+        };
+        let ra = root
+            .get(ROOT)
+            .and_then(|r| RawObject::parse(r.get()).ok())
+            .unwrap_or_default();
+        let lists = (
+            recover::recover_list(&decoded.text, APPROVED),
+            recover::recover_list(&decoded.text, DENIED),
+        );
+        warnings.push(format!(
+            "{} was damaged ({why}); copied it to {} and kept the {} approval(s) and {} denial(s) recovered from it",
+            self.path.display(),
+            backup.display(),
+            lists.0.len(),
+            lists.1.len()
+        ));
+        Ok((root, ra, lists))
     }
 
     fn backup_copy(&self) -> Result<PathBuf, StoreError> {
         let backup = backup_path(&self.path, self.now());
-        std::fs::copy(&self.path, &backup).map_err(|e| StoreError::Io {
+        let err = |e| StoreError::Io {
             what: "cannot back up",
             path: self.path.clone(),
             source: e,
-        })?;
+        };
+        let bytes = std::fs::read(&self.path).map_err(err)?;
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&backup)
+            .map_err(err)?;
+        std::io::Write::write_all(&mut file, &bytes).map_err(err)?;
         Ok(backup)
     }
+}
+
+/// How long a read waits for the lock to repair a damaged file (the next write repairs it
+/// otherwise).
+const REPAIR_LOCK_WAIT: Duration = Duration::from_millis(250);
+
+/// The file's three levels, if it is clean: root object, `risk_acceptance` object, lists.
+fn strict_objects(decoded: &recover::Decoded) -> Result<(RawObject, RawObject, Lists), String> {
+    if decoded.lossy {
+        return Err("not UTF-8".into());
+    }
+    let root = RawObject::parse(&decoded.text).map_err(|e| format!("not valid JSON: {e}"))?;
+    let ra = match root.get(ROOT) {
+        None => RawObject::default(),
+        Some(r) => RawObject::parse(r.get()).map_err(|_| format!("`{ROOT}` is not an object"))?,
+    };
+    let mut lists = Lists::default();
+    for (name, slot) in [(APPROVED, &mut lists.0), (DENIED, &mut lists.1)] {
+        if let Some(r) = ra.get(name) {
+            *slot = serde_json::from_str::<Vec<Box<RawValue>>>(r.get())
+                .map_err(|_| format!("`{ROOT}.{name}` is not a list"))?;
+        }
+    }
+    Ok((root, ra, lists))
+}
+
+/// The two lists' items, if the file is clean.
+fn strict_lists(decoded: &recover::Decoded) -> Result<(Vec<Value>, Vec<Value>), String> {
+    let (_, _, (approved, denied)) = strict_objects(decoded)?;
+    Ok((values(&approved), values(&denied)))
+}
+
+fn values(items: &[Box<RawValue>]) -> Vec<Value> {
+    items
+        .iter()
+        .map(|r| serde_json::from_str(r.get()).unwrap_or(Value::Null))
+        .collect()
 }
 
 /// The pattern as stored: normalized, its secrets replaced by `*` (see [`crate::redact`]).
@@ -337,15 +414,6 @@ fn checked(pattern: &str) -> Result<String, StoreError> {
         Err(StoreError::Invalid("empty pattern".into()))
     } else {
         Ok(p)
-    }
-}
-
-fn corrupt_snapshot(name: &impl std::fmt::Display, why: String) -> Snapshot {
-    Snapshot {
-        warnings: vec![format!(
-            "{name} is not valid ({why}); standing approvals ignored until it is repaired (the next write moves it aside)"
-        )],
-        ..Snapshot::default()
     }
 }
 
