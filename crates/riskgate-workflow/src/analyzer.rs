@@ -391,6 +391,7 @@ impl WorkflowRiskAnalyzer {
         let snap = self.gate.approvals().snapshot();
         let denied = snap.denial_for(action).map(|e| e.describe());
         let warnings = snap.warnings.clone();
+        let store_unreadable = snap.unreadable;
         let standing = Standing {
             denied,
             approved: Some(match approval {
@@ -400,6 +401,7 @@ impl WorkflowRiskAnalyzer {
                 _ => "`metadata.risk_approval` of the workflow".to_string(),
             }),
             session: false,
+            store_unreadable,
         };
         let mut out = decide_with(assessment, action, self.gate.policy(), ctx, &standing);
         out.warnings.extend(warnings);
