@@ -226,3 +226,43 @@ fn no_secret_reaches_the_audit_log_the_journal_or_stderr() {
         String::from_utf8_lossy(&stderr)
     );
 }
+
+/// The rules and the redaction agree: every example a rule of the `secrets` pack must match no
+/// longer matches once its secrets are replaced by a reference (and the examples of the other
+/// rules about a literal secret lose something to the redaction) — the redaction knows every
+/// shape the rules recognise as a secret.
+#[test]
+fn every_secret_the_rules_recognise_is_redacted() {
+    use riskgate::model::secrets::redact_with;
+    let engine = riskgate::Engine::builtin();
+    let mut checked = 0;
+    let mut missed = Vec::new();
+    for rule in engine.commands().rules().rules() {
+        const LITERAL_SECRET_RULES: &[&str] =
+            &["git.credentials-in-url", "pulumi.config-plaintext-secret"];
+        if rule.pack() != "secrets" && !LITERAL_SECRET_RULES.contains(&rule.id()) {
+            continue;
+        }
+        for ex in rule.examples_match() {
+            let ex: &str = ex.as_ref();
+            let fires = |text: &str| engine.assess_command(text).rule_ids().contains(&rule.id());
+            if !fires(ex) {
+                continue;
+            }
+            checked += 1;
+            let redacted = redact_with(ex, "$REDACTED");
+            // the secrets pack matches literal values; the others match the structure (a URL
+            // with userinfo, `config set NAME VALUE`) whatever the value: there, the value goes
+            let kept = if rule.pack() == "secrets" {
+                fires(&redacted)
+            } else {
+                redacted == ex
+            };
+            if kept {
+                missed.push(format!("{}: {ex}  →  {redacted}", rule.id()));
+            }
+        }
+    }
+    assert!(checked >= 15, "{checked} examples checked");
+    assert!(missed.is_empty(), "not redacted:\n{}", missed.join("\n"));
+}

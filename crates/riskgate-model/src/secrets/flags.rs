@@ -344,7 +344,7 @@ fn scan_command(text: &str, words: &[Word], found: &mut Vec<Found>) {
             }
         } else if is_secret_flag(opt)
             && let Some(&next) = words.get(i + 1)
-            && !text_of(text, next).starts_with("--")
+            && !option_of(text_of(text, next)).starts_with('-')
         {
             let (s, e) = whole_value(text, next);
             push(found, value_span(text, s, e), "password given as an option");
