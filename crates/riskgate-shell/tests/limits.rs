@@ -298,3 +298,49 @@ fn empty_substitutions_expand_to_nothing() {
         assert!(finds_rm_root(&p), "{text:?}: {:?}", p.commands);
     }
 }
+
+#[test]
+fn deepest_nesting_the_bash_parser_gets_fits_its_stack() {
+    // Just under the syntax bound (128): given to brush, on normalization's own thread.
+    for (open, close) in [("(", ")"), ("{ ", "; }"), ("if true; then ", "; fi")] {
+        let text = format!("{}rm -rf /{}", open.repeat(120), close.repeat(120));
+        let p = parse(&text);
+        assert!(finds_rm_root(&p), "{open}: {:?}", p.issues);
+    }
+}
+
+#[test]
+fn subshells_and_cases_left_open() {
+    // Exponential in brush's program grammar: refused before it, scanned linearly.
+    for text in [
+        format!("{}rm -rf /", "((".repeat(12)),
+        format!("{}rm -rf /", "( (".repeat(12)),
+        format!("{}rm -rf /", "(".repeat(40)),
+        format!("{}rm -rf /", "case a in a) ".repeat(16)),
+        // Found by fuzzing (shell_parse): 2 s in the parser before.
+        format!(
+            "{}find /ind / -name ('*.log' -exec r -name '*.log' -exec rnm {}rm -}} \\;rf /",
+            "(".repeat(97),
+            "{".to_owned() + &"(".repeat(19)
+        ),
+    ] {
+        let p = parse(&text);
+        assert!(!p.fully_parsed, "{text}");
+        assert!(
+            limits_of(&p).iter().any(|m| m.contains("left open")),
+            "{text}: {:?}",
+            p.issues
+        );
+    }
+    bound_hit_and_rm_found(&parse(&format!("{}rm -rf /", "(".repeat(40))), "left open");
+    // Closed, or open but shallow: parsed as before.
+    let p = parse(&format!("{}rm -rf /{}", "((".repeat(12), "))".repeat(12)));
+    assert!(finds_rm_root(&p));
+    assert!(limits_of(&parse("( ( ls")).is_empty());
+    let quoted = "echo '((((((((((((' \"(((((((((((\" $(echo '(((((((((((' ) # ((((((((((";
+    assert!(
+        limits_of(&parse(quoted)).is_empty(),
+        "{:?}",
+        parse(quoted).issues
+    );
+}
