@@ -176,6 +176,28 @@ pub const CREDENTIAL_FLAGS: &[CredentialFlags] = &[
     cf(&["setenv", "set"], "", &[], Form::NamedPair),
 ];
 
+/// Options whose value is a name or pattern: a program name after them is not run.
+const NAME_OPTIONS: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-regex",
+    "-iregex",
+    "-wholename",
+    "-lname",
+    "-e",
+    "--regexp",
+    "which",
+    "type",
+    "install",
+    "remove",
+    "purge",
+    "search",
+    "info",
+    "show",
+];
+
 /// Whether an option's own name makes its value a secret: `--password`, `--db-pass`,
 /// `-storepass`, `--client-secret`, `--oauth2-bearer`; not `--password-stdin`, `--token-file`.
 pub fn is_secret_flag(flag: &str) -> bool {
@@ -183,7 +205,12 @@ pub fn is_secret_flag(flag: &str) -> bool {
         return false;
     };
     let name = name.strip_prefix('-').unwrap_or(name);
-    name.len() > 2
+    // `-pPASS` is a short option with a glued value, not an option named "pass"
+    let glued_short = flag.len() - name.len() == 1
+        && name.chars().nth(1).is_some_and(|c| c.is_ascii_uppercase())
+        && name.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+    !glued_short
+        && name.len() > 2
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_' || b == b'.')
@@ -353,6 +380,14 @@ fn scan_command(text: &str, words: &[Word], found: &mut Vec<Found>) {
     // program-specific options
     for (p, &pw) in words.iter().enumerate() {
         let prog = program_of(text_of(text, pw));
+        // `find -name mysql -print`: a name searched for, not a program run
+        if p > 0
+            && words
+                .get(p - 1)
+                .is_some_and(|&w| NAME_OPTIONS.contains(&option_of(text_of(text, w))))
+        {
+            continue;
+        }
         for row in CREDENTIAL_FLAGS
             .iter()
             .filter(|r| r.programs.contains(&prog))

@@ -64,6 +64,14 @@ pub fn scan(text: &str) -> Vec<Found> {
         if !shape.triggers.is_empty() && !shape.triggers.iter().any(|t| lower.contains(t)) {
             continue;
         }
+        let cheap_miss = match shape.kind {
+            "pgpass-line" => text.bytes().filter(|&b| b == b':').count() < 4,
+            "generic-assignment" => !text.contains(['=', ':']),
+            _ => false,
+        };
+        if cheap_miss {
+            continue;
+        }
         let Some(re) = shapes::compiled(i) else {
             continue;
         };
@@ -83,8 +91,9 @@ pub fn scan(text: &str) -> Vec<Found> {
                 Class::Token => true,
                 Class::Context => !is_reference(value.as_str()) && !is_elided(value.as_str()),
                 Class::Named => {
-                    caps.name("k").is_some_and(|k| is_secret_name(k.as_str()))
-                        && !is_reference(value.as_str())
+                    caps.name("k").is_some_and(|k| {
+                        is_secret_name(k.as_str()) && !closes_quote(text, k, value.as_str())
+                    }) && !is_reference(value.as_str())
                         && !is_elided(value.as_str())
                 }
             };
@@ -123,6 +132,19 @@ pub fn scan(text: &str) -> Vec<Found> {
         out.push(f);
     }
     out
+}
+
+/// Whether a name inside a quoted string (`read -p "Password: " -s`) is followed by that
+/// string's closing quote rather than a value.
+fn closes_quote(text: &str, k: regex_lite::Match<'_>, value: &str) -> bool {
+    let Some(q) = value.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+        return false;
+    };
+    let line = text.get(..k.start()).unwrap_or("");
+    let line = line.rsplit('\n').next().unwrap_or(line);
+    let inside = line.chars().filter(|&c| c == q).count() % 2 == 1;
+    let after = text.get(k.end()..).and_then(|t| t.chars().next());
+    inside && after != Some(q)
 }
 
 /// `BEGIN … PRIVATE KEY` blocks, to their END marker, else to the end of the text when key

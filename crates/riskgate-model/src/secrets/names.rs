@@ -88,9 +88,14 @@ pub fn is_secret_name(name: &str) -> bool {
 }
 
 /// Whether `value` only refers to a secret held elsewhere: `$TOKEN`, `${TOKEN}`, `"$TOKEN"`,
-/// `%TOKEN%`. Such values are not redacted (they say which secret, not what it is).
+/// `%TOKEN%`, `$(cat token)`. Such values are not redacted (they say which secret, not what
+/// it is).
 pub fn is_reference(value: &str) -> bool {
     let v = value.trim_matches(|c| c == '"' || c == '\'' || c == '\\');
+    // a command substitution: the value is computed, not written here
+    if v.starts_with("$(") || v.starts_with('`') {
+        return true;
+    }
     let name_ok = |s: &str| {
         !s.is_empty()
             && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
@@ -218,7 +223,8 @@ mod tests {
     fn references_and_placeholders() {
         assert!(is_reference("$TOKEN"));
         assert!(is_reference("\"${DB_PASSWORD}\""));
-        assert!(!is_reference("$(cat f)"));
+        assert!(is_reference("$(cat f)"));
+        assert!(!is_reference("$'hunter2'"));
         assert!(!is_reference("hunter2"));
         assert!(is_placeholder("changeme"));
         assert!(is_placeholder("your_api_key_here"));

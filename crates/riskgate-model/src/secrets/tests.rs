@@ -121,9 +121,21 @@ fn plain_text_is_borrowed() {
         "cargo test -p riskgate-model",
         "ls -la /etc/ssh",
         "echo $PWD",
+        "ifconfig eth0 hw ether 00:80:48:BA:d1:30",
+        "sudo find / -name mysql -print",
+        "read -s -p \"Enter your password: \" passwd",
+        "target_PWD=$(readlink -f .)",
     ] {
         assert!(matches!(redact(t), Cow::Borrowed(_)), "{t}: {}", r(t));
     }
+}
+
+#[test]
+fn glued_short_options_are_not_option_names() {
+    assert_eq!(
+        r("mysqldump -uUSER -pPASS OLD_DB_NAME | gzip > x"),
+        "mysqldump -uUSER -p[REDACTED] OLD_DB_NAME | gzip > x"
+    );
 }
 
 #[test]
