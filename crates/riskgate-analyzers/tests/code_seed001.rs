@@ -260,7 +260,7 @@ fn custom_assessor_bypasses_rules() {
 }
 
 #[test]
-fn command_assessor_hook_replaces_built_in_command_rules() {
+fn command_assessor_hook_adds_to_built_in_command_rules() {
     let mut a = RiskAssessor::new();
     a.set_command_assessor(Box::new(|cmd: &str| {
         let f = if cmd.contains("rm") {
@@ -283,7 +283,8 @@ fn command_assessor_hook_replaces_built_in_command_rules() {
     ));
     assert_eq!(r.level, RiskLevel::Critical);
     assert!(r.rule_ids().contains(&"fs.rm-recursive"));
-    assert!(!r.rule_ids().contains(&"code.rm_recursive"));
+    // the built-in command rules still run: the plugged-in engine never rates lower
+    assert!(r.rule_ids().contains(&"code.rm_recursive"));
     let f = r
         .findings
         .iter()

@@ -14,6 +14,9 @@
 //! 8. HIGH, and MEDIUM commands of an untrusted agent, need a person: session cache, standing
 //!    approval, `--force` / `--accept-risk` allow; else ask when interactive (or when the agent
 //!    host can ask and `hooks.ask_fallback` is `ask`); else deny, saying how to proceed.
+//!    An assessment that is not fully analyzed (degraded) is at least HIGH whatever the
+//!    overrides say, and neither the session cache nor a standing approval covers it: only a
+//!    person's answer or flag.
 //! 9. MEDIUM otherwise → allow with a warning. LOW, SAFE → allow.
 //! 10. When settings.json could not be fully read ([`Standing::store_unreadable`]), what would
 //!     be allowed is asked instead (denied where nobody can be asked): a lost standing denial
@@ -248,6 +251,14 @@ pub fn effective_level(
             lv.by_override = true;
         }
     }
+    if assessment.degraded && lv.level < RiskLevel::High {
+        lv.adjustments.push(format!(
+            "not fully analyzed, so never below HIGH: {} -> HIGH",
+            lv.level
+        ));
+        lv.level = RiskLevel::High;
+        lv.by_override = false;
+    }
     let mut targets: Vec<&str> = ctx.write_targets.iter().map(String::as_str).collect();
     if let Action::FileWrite { path, .. } = action {
         targets.insert(0, path);
@@ -422,13 +433,15 @@ pub(crate) fn decide_leveled(
             ),
         );
     } else if needs_person(level, action, policy, ctx) {
-        if standing.session {
+        // What was not understood is not covered by an earlier approval of something that
+        // looked the same: only a person now (or their explicit flag).
+        if standing.session && !assessment.degraded {
             set(
                 Decision::Allow,
                 DecidedBy::Session,
                 format!("{head} approved earlier in this session: {what}"),
             );
-        } else if let Some(a) = &standing.approved {
+        } else if let Some(a) = standing.approved.as_ref().filter(|_| !assessment.degraded) {
             set(
                 Decision::Allow,
                 DecidedBy::Approval,

@@ -9,16 +9,16 @@
 //!
 //! | tool | action | assessment |
 //! |---|---|---|
-//! | shell | the command | the engine (rules, analyzers), plus [`crate::paths`] for the files it writes and `riskgate install`/`uninstall` (HIGH) |
-//! | write / edit / delete | a file write of the path | [`crate::paths`] + [`crate::content`] |
-//! | read | a `READ` fetch of `file://PATH` | [`crate::paths::read_findings`], blocked paths; nothing found: no opinion |
+//! | shell | the command | [`riskgate::verdict::prepare`]: the engine (rules, analyzers) and the path classes of the files it writes and removes, as `check` and `scan` do |
+//! | write / edit / delete | a file write of the path | [`riskgate::paths`] + [`crate::content`] |
+//! | read | a `READ` fetch of `file://PATH` | [`riskgate::paths::read_findings`], blocked paths; nothing found: no opinion |
 //! | fetch | a fetch of the URL | [`crate::url`] |
 //! | MCP | the command `mcp__server__tool` | the policy's `mcp.tools` level, secrets and commands in the arguments; nothing: no opinion |
 //! | other | — | no opinion (recorded) |
 //!
 //! Several tools in one call (a multi-file patch) are each decided; the strictest answer wins.
 
-use std::cell::{LazyCell, OnceCell};
+use std::cell::OnceCell;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -28,7 +28,8 @@ use riskgate::gate::{Context, DecidedBy, Gate, Outcome, Policy};
 use riskgate::model::ActionKind;
 use riskgate::{Action, Assessment, Decision, Engine, EngineOptions, Finding, RiskLevel};
 
-use crate::paths::{self, Project};
+use riskgate::paths;
+use riskgate::verdict::{self, Scope};
 use crate::request::{Call, Tool};
 use crate::verdict::{Answer, Verdict};
 use crate::{Agent, AskSupport};
@@ -102,29 +103,16 @@ pub fn has_cwd(call: &Call) -> bool {
         .is_some_and(|c| c.is_absolute() && c.is_dir())
 }
 
-/// The project roots of a call: the agent's project directory ([`Call::project_dir`]), workspace roots, the
-/// policy's project root (`policy_root`) and the git work tree around `cwd`; `cwd` when there is none.
-pub fn project_roots(call: &Call, policy_root: Option<&Path>, cwd: &Path) -> Vec<PathBuf> {
-    let mut roots: Vec<PathBuf> = call
-        .project_dir
-        .clone()
+/// The extra project roots a call names: the agent's project directory ([`Call::project_dir`])
+/// and workspace roots (the policy's project root and the git work tree around the working
+/// directory are added by [`Scope::for_policy`]).
+pub fn call_roots(call: &Call) -> Vec<PathBuf> {
+    call.project_dir
+        .iter()
+        .chain(call.workspace_roots.iter())
         .filter(|p| p.is_absolute())
-        .into_iter()
-        .collect();
-    roots.extend(
-        call.workspace_roots
-            .iter()
-            .filter(|r| r.is_absolute())
-            .cloned(),
-    );
-    roots.extend(policy_root.map(Path::to_path_buf));
-    if let Some(git) = cwd.ancestors().find(|d| d.join(".git").exists()) {
-        roots.push(git.to_path_buf());
-    }
-    if roots.is_empty() {
-        roots.push(cwd.to_path_buf());
-    }
-    roots
+        .cloned()
+        .collect()
 }
 
 /// Decide about `call` for `agent` under `policy` (already with the agent's defaults). After
@@ -138,21 +126,14 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     ctx.source = agent.source();
     ctx.host_can_ask = can_ask(agent, call.can_ask, &policy);
     // paths are resolved (symbolic links followed) only for the calls that need it
-    let policy_root = policy.project_root().map(Path::to_path_buf);
-    let state_dir = policy.state_dir().to_path_buf();
-    let project = LazyCell::new(|| {
-        let roots = project_roots(call, policy_root.as_deref(), &cwd);
-        let mut riskgate_dirs = vec![state_dir, riskgate::gate::paths::config_dir()];
-        riskgate_dirs.retain(|d| !roots.iter().any(|r| r.starts_with(d)));
-        Project::new(&cwd, &roots, &riskgate_dirs)
-    });
+    let scope = Scope::for_policy(&policy, &cwd, &call_roots(call));
     let engine = LazyEngine::new(&policy);
     let audit_path = policy.audit_path();
     let mut gate = Gate::new(policy);
     let mut verdicts = Vec::new();
     for tool in &call.tools {
         let start = Instant::now();
-        let v = match prepare(tool, &ctx, &project, &engine, gate.policy()) {
+        let v = match prepare(tool, &ctx, &scope, &engine, gate.policy()) {
             Prepared::Gate {
                 action,
                 assessment,
@@ -246,62 +227,26 @@ fn mid_score(level: RiskLevel) -> u8 {
     (level.min_score() / 2 + level.max_score() / 2).max(1)
 }
 
-fn with_extra(a: Assessment, extra: Vec<Finding>) -> Assessment {
-    if extra.is_empty() {
-        return a;
-    }
-    let degraded = a.degraded;
-    let mut findings = a.findings;
-    findings.extend(extra);
-    let mut out = Assessment::from_findings(a.kind, a.input, findings);
-    if degraded {
-        out.mark_degraded();
-    }
-    out
-}
-
 fn prepare(
     tool: &Tool,
     ctx: &Context,
-    project: &LazyCell<Project, impl FnOnce() -> Project>,
+    scope: &Scope,
     engine: &LazyEngine,
     policy: &Policy,
 ) -> Prepared {
+    let project = || scope.project();
     match tool {
         Tool::Shell { command, dir } => {
-            let mut tctx = ctx.clone();
-            if let Some(d) = dir.as_deref().filter(|d| !d.is_empty()) {
-                tctx.cwd = ctx.cwd.join(d);
-            }
-            let e = engine.get();
-            let (assessment, targets) = e.assess_command_and_targets(command);
-            tctx.write_targets = targets;
-            let mut extra: Vec<Finding> = Vec::new();
-            if command.contains("riskgate uninstall") || command.contains("riskgate install") {
-                extra.push(Finding::new(
-                    "hook.self.install",
-                    RiskLevel::High,
-                    75,
-                    "changes riskgate's own agent hooks (a person should do that, not the agent)",
-                ));
-            }
-            if !tctx.write_targets.is_empty() {
-                let sub = Project {
-                    cwd: paths::resolve(&tctx.cwd.to_string_lossy(), Path::new("/"), None),
-                    ..(**project).clone()
-                };
-                for t in &tctx.write_targets {
-                    extra.extend(paths::write_findings(
-                        &sub,
-                        t,
-                        riskgate::model::WriteOp::Write,
-                    ));
-                }
-            }
+            let p = verdict::prepare(
+                engine.get(),
+                scope,
+                &Action::command(command.clone()),
+                dir.as_deref(),
+            );
             Prepared::Gate {
-                action: Action::command(command.clone()),
-                assessment: Box::new(with_extra(assessment, extra)),
-                ctx: tctx,
+                ctx: p.context(ctx),
+                action: p.action,
+                assessment: Box::new(p.assessment),
             }
         }
         Tool::Write {
@@ -310,7 +255,7 @@ fn prepare(
             op,
             language,
         } => {
-            let mut findings = paths::write_findings(project, path, *op);
+            let mut findings = paths::write_findings(project(), path, *op);
             if *op != riskgate::model::WriteOp::Delete {
                 findings.extend(crate::content::content_findings(
                     engine, path, content, *language,
@@ -331,7 +276,7 @@ fn prepare(
             }
         }
         Tool::Read { path } => {
-            let mut findings = paths::read_findings(project, path);
+            let mut findings = paths::read_findings(project(), path);
             if let riskgate::gate::policy::PathVerdict::Blocked(g) =
                 policy.check_path(path, &ctx.cwd)
             {
@@ -349,7 +294,7 @@ fn prepare(
                     why: format!("reading {path} is not judged by riskgate"),
                 };
             }
-            let url = format!("file://{}", project.resolve(path).display());
+            let url = format!("file://{}", project().resolve(path).display());
             Prepared::Gate {
                 assessment: Box::new(Assessment::from_findings(
                     ActionKind::Fetch,

@@ -29,7 +29,7 @@ pub mod install;
 pub mod judge;
 mod ordered;
 pub mod patch;
-pub mod paths;
+
 pub mod request;
 pub mod run;
 pub mod server;

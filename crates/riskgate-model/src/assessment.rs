@@ -4,6 +4,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::{ActionKind, Finding, RiskLevel};
 
+/// The rule id of the finding that marks an assessment as not fully analyzed.
+pub const INCOMPLETE_RULE: &str = "analysis.incomplete";
+
+/// The score of [`INCOMPLETE_RULE`]: HIGH.
+pub const INCOMPLETE_SCORE: u8 = 72;
+
 /// At most this many affected resources are reported (seed 001).
 pub const MAX_RESOURCES: usize = 10;
 
@@ -44,7 +50,8 @@ pub struct Assessment {
     /// Summary, points and mitigations.
     pub explanation: Explanation,
     /// True when the input could not be fully analyzed (parse error, a bound was hit, the rules
-    /// database was unavailable): the level is then at least MEDIUM.
+    /// database was unavailable, an internal error): the level is then at least HIGH, with an
+    /// [`INCOMPLETE_RULE`] finding saying why.
     #[serde(default)]
     pub degraded: bool,
 }
@@ -138,14 +145,38 @@ impl Assessment {
         self.findings.iter().map(|f| f.rule_id.as_str()).collect()
     }
 
-    /// Mark the assessment degraded (not fully analyzed) and raise it to at least MEDIUM.
+    /// Mark the assessment degraded (not fully analyzed) for a generic reason: see
+    /// [`Assessment::mark_incomplete`].
     pub fn mark_degraded(&mut self) {
+        self.mark_incomplete("the input could not be fully analyzed");
+    }
+
+    /// Mark the assessment degraded (not fully analyzed) because of `why`: a
+    /// [`INCOMPLETE_RULE`] finding at HIGH is added (once), so the assessment is at least HIGH
+    /// and says why. What was not understood is never rated as if it were harmless: the gate
+    /// then needs a person, whatever the agent's trust, overrides or standing approvals.
+    pub fn mark_incomplete(&mut self, why: &str) {
         self.degraded = true;
-        if self.level < RiskLevel::Medium {
-            self.level = RiskLevel::Medium;
-            self.score = self.score.max(RiskLevel::Medium.min_score());
-            self.estimated_impact = self.level.estimated_impact().to_string();
+        let description = format!("not fully analyzed: {why}");
+        if self
+            .findings
+            .iter()
+            .any(|f| f.rule_id == INCOMPLETE_RULE && f.description == description)
+        {
+            return;
         }
+        let mut findings = std::mem::take(&mut self.findings);
+        findings.push(
+            Finding::new(INCOMPLETE_RULE, RiskLevel::High, INCOMPLETE_SCORE, description)
+                .reversible(false)
+                .with_mitigation(
+                    "Split the input into smaller, plainer parts, or have a person review it",
+                ),
+        );
+        let kind = self.kind;
+        let input = std::mem::take(&mut self.input);
+        *self = Assessment::from_findings(kind, input, findings);
+        self.degraded = true;
     }
 
     fn default_recommendations(&self) -> Vec<String> {

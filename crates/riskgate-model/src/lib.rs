@@ -33,7 +33,9 @@ mod level;
 pub mod secrets;
 
 pub use action::{Action, ActionKind, Language, WriteOp};
-pub use assessment::{Assessment, Explanation, MAX_RESOURCES, combine_scores};
+pub use assessment::{
+    Assessment, Explanation, INCOMPLETE_RULE, INCOMPLETE_SCORE, MAX_RESOURCES, combine_scores,
+};
 pub use decision::Decision;
 pub use finding::{Finding, Location, Span};
 pub use level::{ParseLevelError, RiskLevel};

@@ -70,10 +70,36 @@ impl CommandEngine {
             parsed.source.clone(),
             self.findings(parsed),
         );
-        if !parsed.fully_parsed || self.rules.is_degraded() {
-            a.mark_degraded();
+        if let Some(why) = self.incomplete_reason(parsed) {
+            a.mark_incomplete(&why);
         }
         a
+    }
+
+    /// Why the assessment of `parsed` is not complete, if it is not: a bound was hit, the bash
+    /// parser rejected the text (the best-effort split may misread it), a word could not be
+    /// expanded, or the rules database is degraded.
+    pub fn incomplete_reason(&self, parsed: &ParsedCommand) -> Option<String> {
+        use riskgate_shell::ParseIssue;
+        let mut why: Vec<String> = parsed
+            .issues
+            .iter()
+            .map(|i| match i {
+                ParseIssue::Limit { message } => format!("past an analysis bound ({message})"),
+                ParseIssue::Syntax { message } => {
+                    format!("the shell syntax could not be parsed ({message})")
+                }
+                ParseIssue::Word { message } => format!("a word could not be expanded ({message})"),
+            })
+            .collect();
+        if !parsed.fully_parsed && why.is_empty() {
+            why.push("the command could not be fully parsed".to_string());
+        }
+        if self.rules.is_degraded() {
+            why.push("the rules database is degraded".to_string());
+        }
+        why.truncate(3);
+        (!why.is_empty()).then(|| why.join("; "))
     }
 
     /// Every finding for a parsed command: matched rules, generic scores and heuristics.

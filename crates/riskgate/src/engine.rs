@@ -1,6 +1,7 @@
 //! The engine: assesses any [`Action`] by routing it to the shell normalizer and rules engine,
 //! or to the code, SQL and change-set analyzers, and combining their findings.
 
+use std::path::Path;
 use std::sync::Arc;
 
 use riskgate_analyzers::code::{CodeAction, RiskAssessor};
@@ -25,6 +26,9 @@ pub struct Engine {
     code: std::sync::OnceLock<RiskAssessor>,
     sql: SqlOptions,
     warnings: Vec<String>,
+    /// Where commands run: when set, the files a command writes or removes are rated by the
+    /// path classes too (see [`crate::verdict`]).
+    scope: Option<crate::verdict::Scope>,
 }
 
 impl Engine {
@@ -63,7 +67,21 @@ impl Engine {
             code: std::sync::OnceLock::new(),
             sql,
             warnings,
+            scope: None,
         }
+    }
+
+    /// Rate the files commands write or remove by the path classes of `scope` (riskgate's own
+    /// files, agents' settings, system files, outside the project), in every assessment of a
+    /// command: `check`, `scan`, workflows' shell nodes, the hook.
+    pub fn with_scope(mut self, scope: crate::verdict::Scope) -> Engine {
+        self.scope = Some(scope);
+        self
+    }
+
+    /// The scope set by [`Engine::with_scope`].
+    pub fn scope(&self) -> Option<&crate::verdict::Scope> {
+        self.scope.as_ref()
     }
 
     /// Problems met while building the engine (skipped packs and rules).
@@ -76,36 +94,81 @@ impl Engine {
         &self.commands
     }
 
-    /// Assess a shell command line.
+    /// Assess a shell command line (with the path classes of the engine's scope, if set).
     pub fn assess_command(&self, command: &str) -> Assessment {
-        self.assess_parsed(command, &riskgate_shell::parse(command))
+        self.assess_command_full(command).0
+    }
+
+    /// [`Engine::assess_command`] and the files the command writes and removes, with one
+    /// parse (see [`Targets`]).
+    pub fn assess_command_full(&self, command: &str) -> (Assessment, Targets) {
+        let cwd = self.scope.as_ref().map(|s| s.cwd().to_path_buf());
+        self.assess_command_in(command, self.scope.as_ref(), cwd.as_deref().unwrap_or(Path::new("/")))
+    }
+
+    /// [`Engine::assess_command_full`] in `scope` (if any) with `cwd` as working directory.
+    pub fn assess_command_in(
+        &self,
+        command: &str,
+        scope: Option<&crate::verdict::Scope>,
+        cwd: &Path,
+    ) -> (Assessment, Targets) {
+        let run = || {
+            let parsed = riskgate_shell::parse(command);
+            let targets = Targets {
+                writes: write_targets_of(&parsed),
+                removals: removal_targets_of(&parsed),
+            };
+            let mut a = self.assess_parsed(command, &parsed);
+            if let Some(scope) = scope
+                && (!targets.writes.is_empty() || !targets.removals.is_empty())
+            {
+                let extra = crate::verdict::target_findings(&scope.project_in(cwd), &targets);
+                a = crate::verdict::with_extra(a, extra);
+            }
+            (a, targets)
+        };
+        match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)) {
+            Ok(out) => out,
+            Err(_) => (
+                internal_error(ActionKind::Command, command),
+                Targets::default(),
+            ),
+        }
     }
 
     fn assess_parsed(&self, command: &str, parsed: &ParsedCommand) -> Assessment {
         let mut findings = self.commands.findings(parsed);
         findings.extend(self.nested_findings(parsed));
         let mut assessment = Assessment::from_findings(ActionKind::Command, command, findings);
-        if !parsed.fully_parsed || self.commands.is_degraded() {
-            assessment.mark_degraded();
+        if let Some(why) = self.commands.incomplete_reason(parsed) {
+            assessment.mark_incomplete(&why);
         }
         assessment
     }
 
     /// [`Engine::assess_command`] and [`Engine::write_targets`] with one parse.
     pub fn assess_command_and_targets(&self, command: &str) -> (Assessment, Vec<String>) {
-        let parsed = riskgate_shell::parse(command);
-        let targets = write_targets_of(&parsed);
-        (self.assess_parsed(command, &parsed), targets)
+        let (a, t) = self.assess_command_full(command);
+        (a, t.writes)
     }
 
     /// Files a command line writes: write redirections, `tee` arguments, the destination of
     /// `cp`/`mv`/`install`/`rsync`, `dd of=`. The gate checks them against blocked paths.
     pub fn write_targets(&self, command: &str) -> Vec<String> {
-        write_targets_of(&riskgate_shell::parse(command))
+        match std::panic::catch_unwind(|| write_targets_of(&riskgate_shell::parse(command))) {
+            Ok(t) => t,
+            Err(_) => Vec::new(),
+        }
     }
 
-    /// Assess any action.
+    /// Assess any action. Never panics: an internal error is an assessment that is not fully
+    /// analyzed (HIGH, needs a person).
     pub fn assess(&self, action: &Action) -> Assessment {
+        guarded(action.kind(), &action.subject(), || self.assess_unguarded(action))
+    }
+
+    fn assess_unguarded(&self, action: &Action) -> Assessment {
         match action {
             Action::Command { command } => self.assess_command(command),
             Action::Code { code, language } => match language {
@@ -185,6 +248,54 @@ impl Engine {
             NestedLanguage::Mongo => mongo_findings(&nested.text, &self.sql),
         }
     }
+}
+
+/// What a command touches on disk, for the path classes and the policy's paths.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Targets {
+    /// Files written: write redirections, `tee`, `truncate`, `shred`, the destination of
+    /// `cp`/`mv`/`install`/`rsync`/`ln`, `dd of=`.
+    pub writes: Vec<String>,
+    /// Files deleted or moved away: the operands of `rm`, `rmdir`, `unlink`, `shred`, `srm`,
+    /// the sources of `mv`.
+    pub removals: Vec<String>,
+}
+
+/// Run `f`; a panic becomes [`internal_error`]. The panic's message is not shown (it may quote
+/// the input, secrets included).
+fn guarded(kind: ActionKind, input: &str, f: impl FnOnce() -> Assessment) -> Assessment {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| internal_error(kind, input))
+}
+
+/// The assessment of an input whose analysis failed inside riskgate: not fully analyzed.
+fn internal_error(kind: ActionKind, input: &str) -> Assessment {
+    let mut a = Assessment::safe(kind, input);
+    a.mark_incomplete("riskgate failed while analyzing it (an internal error)");
+    a
+}
+
+/// The files `parsed` deletes or moves away (see [`Targets::removals`]).
+fn removal_targets_of(parsed: &ParsedCommand) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in &parsed.commands {
+        let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+        match c.program.as_str() {
+            "rm" | "rmdir" | "unlink" | "shred" | "srm" => {
+                out.extend(positionals.iter().map(|s| s.to_string()));
+            }
+            "mv" if positionals.len() >= 2 => {
+                out.extend(
+                    positionals[..positionals.len() - 1]
+                        .iter()
+                        .map(|s| s.to_string()),
+                );
+            }
+            _ => {}
+        }
+    }
+    out.dedup();
+    out
 }
 
 /// The files `parsed` writes (see [`Engine::write_targets`]).

@@ -10,6 +10,9 @@
 //! - [`gate`]: policy, decisions, approvals, session cache, prompt, audit log.
 //! - [`explain`]: the compiler-style rendering of an assessment.
 //! - [`Engine`]: assesses any [`Action`] with the rules engine and the analyzers.
+//! - [`paths`]: path classes (riskgate's own files, agents' settings, system files, outside the
+//!   project) for the files an action writes, deletes or reads.
+//! - [`verdict`]: the one assessment every entry point makes before the gate decides.
 
 pub mod explain;
 
@@ -21,7 +24,9 @@ pub use riskgate_rules as rules;
 pub use riskgate_shell as shell;
 
 mod engine;
+pub mod paths;
 mod report;
+pub mod verdict;
 
-pub use engine::{Engine, EngineOptions};
+pub use engine::{Engine, EngineOptions, Targets};
 pub use report::Report;

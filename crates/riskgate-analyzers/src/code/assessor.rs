@@ -176,16 +176,16 @@ impl RiskAssessor {
             return custom(action);
         }
         let language = action.language();
-        let mut analysis = Analysis::new(&action.code, language);
+        let analysis = Analysis::new(&action.code, language);
         let mut findings: Vec<Finding> = Vec::new();
         let mut degraded = analysis.incomplete;
         if let Some(hook) = &self.command_assessor {
             let (f, d) = self.hooked_commands(hook, action, &analysis, language);
             findings.extend(f);
             degraded |= d;
-            // the shell engine owns these now: the built-in command rules see none
-            analysis.commands.clear();
-            analysis.shell.clear();
+            // The built-in command rules still see the commands: the shell engine's findings
+            // come on top, so the code assessor with the engine plugged in never rates lower
+            // than the seed-001 assessor alone (one verdict for the library and the CLI).
         }
         for rule in &self.rules {
             let hits = match &rule.pattern {

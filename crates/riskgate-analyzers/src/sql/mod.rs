@@ -250,7 +250,38 @@ impl SqlReport {
     }
 }
 
+/// `text` with client-side parameter placeholders (`%s`, `%(name)s`, `%d` of Python's DB-API
+/// drivers) replaced by `0`, which the SQL parser accepts; the statement's shape is unchanged.
+fn without_placeholders(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains('%') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('%') {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 1..];
+        let named = after
+            .strip_prefix('(')
+            .and_then(|a| a.find(")s").map(|j| (a, j)))
+            .filter(|(a, j)| a[..*j].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        if let Some((_, j)) = named {
+            out.push('0');
+            rest = &after[j + 3..];
+        } else if after.starts_with('s') || after.starts_with('d') {
+            out.push('0');
+            rest = &after[1..];
+        } else {
+            out.push('%');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 fn parse(text: &str, dialect: Dialect) -> Option<Vec<sqlparser::ast::Statement>> {
+    let text = &*without_placeholders(text);
     let r = match dialect {
         Dialect::Generic => Parser::parse_sql(&GenericDialect {}, text),
         Dialect::Postgres => Parser::parse_sql(&PostgreSqlDialect {}, text),

@@ -68,8 +68,9 @@ impl PolicyArgs {
     }
 }
 
-/// The engine for `policy`: built-in rules plus the policy's extra packs. Problems with the
-/// extra packs are warnings on stderr, never silent.
+/// The engine for `policy`: built-in rules plus the policy's extra packs, with the path classes
+/// of the policy's working directory (see `riskgate::verdict`). Problems with the extra packs
+/// are warnings on stderr, never silent.
 pub fn engine_for(policy: &Policy) -> Engine {
     let options = EngineOptions {
         rule_packs: policy
@@ -79,7 +80,8 @@ pub fn engine_for(policy: &Policy) -> Engine {
             .collect(),
         environment_production: policy.environment().value == Environment::Production,
     };
-    let engine = Engine::new(&options);
+    let scope = riskgate::verdict::Scope::for_policy(policy, policy.cwd(), &[]);
+    let engine = Engine::new(&options).with_scope(scope);
     for w in engine.warnings() {
         eprintln!("riskgate: warning: {w}");
     }

@@ -3,8 +3,8 @@
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::process::ExitCode;
 
-use riskgate::gate::{Context, decide};
-use riskgate::{Action, Report};
+use riskgate::gate::{Context, Gate};
+use riskgate::{Action, ActionKind, Assessment, Decision, Report};
 
 use crate::cmd::common::{PolicyArgs, engine_for};
 use serde_json::{Value, json};
@@ -18,9 +18,30 @@ pub struct Args {
     /// Input file; `-` or nothing for standard input. Each line is a JSON object with a
     /// `command` string (and an optional `id`), or else a raw command.
     file: Option<String>,
+    /// Record every decision in the audit log, as `check` and the hooks do.
+    #[arg(long)]
+    audit: bool,
+    /// Exit non-zero when a line is denied (`deny`: exit 4), or asked or denied (`ask`: exit 3
+    /// when the worst is ask, 4 when a line is denied). Default: exit 0 once every line is
+    /// answered.
+    #[arg(long, value_enum, value_name = "DECISION")]
+    fail_on: Option<FailOn>,
     #[command(flatten)]
     policy: PolicyArgs,
 }
+
+/// When `scan` exits non-zero.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    /// A line was denied.
+    Deny,
+    /// A line was asked or denied.
+    Ask,
+}
+
+/// Longest input line read; a longer line is answered as not fully analyzed (HIGH) and the
+/// rest of it skipped.
+const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// Output format of `scan`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -35,6 +56,7 @@ pub enum ScanFormat {
 enum Line {
     Command { id: Option<Value>, command: String },
     Invalid { id: Option<Value>, error: String },
+    TooLong { prefix: String },
 }
 
 fn understand(line: &str) -> Line {
@@ -106,34 +128,57 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Batch: nobody is asked here; `ask` reports that a person would have to confirm.
     let mut ctx = Context::new(policy.cwd().to_path_buf());
     ctx.host_can_ask = true;
-    let reader = BufReader::new(input);
+    ctx.source = "scan".to_string();
+    let mut gate = Gate::new(policy);
+    if !args.audit {
+        gate = gate.without_audit();
+    }
+    let mut reader = BufReader::new(input);
     let stdout = std::io::stdout();
     let mut out = BufWriter::new(stdout.lock());
-    for (index, line) in reader.split(b'\n').enumerate() {
-        let line_no = index + 1;
-        let bytes = line.map_err(|e| anyhow::anyhow!("reading scan input: {e}"))?;
+    let mut worst = Decision::Allow;
+    let mut line_no = 0usize;
+    let mut bytes: Vec<u8> = Vec::new();
+    loop {
+        let Some(too_long) = read_line(&mut reader, &mut bytes)? else {
+            break;
+        };
+        line_no += 1;
         let text = String::from_utf8_lossy(&bytes);
         let text = text.strip_suffix('\r').unwrap_or(&text);
-        let (record, summary) = match understand(text) {
+        // A byte-order mark (a file saved by some Windows editors) is not part of the line.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let understood = if too_long {
+            Line::TooLong {
+                prefix: text.chars().take(200).collect(),
+            }
+        } else {
+            understand(text)
+        };
+        let (record, summary) = match understood {
             Line::Command { id, command } => {
-                let assessment = engine.assess_command(&command);
+                let (assessment, targets) = engine.assess_command_full(&command);
                 let action = Action::command(command.clone());
-                let report = Report::from_outcome(decide(&assessment, &action, &policy, &ctx));
-                let summary = format!(
-                    "{} {} {} {}",
-                    report.assessment.level,
-                    report.assessment.score,
-                    report.decision,
-                    command.replace('\n', "\\n")
-                );
-                let mut value = serde_json::to_value(&report)?;
-                if let (Some(id), Value::Object(map)) = (id, &mut value) {
-                    map.insert("id".to_string(), id);
+                let mut c = ctx.clone();
+                c.write_targets = targets.writes;
+                let outcome = gate.evaluate(&action, assessment, &c);
+                for w in &outcome.warnings {
+                    eprintln!("riskgate: warning: line {line_no}: {w}");
                 }
-                if let Value::Object(map) = &mut value {
-                    map.insert("line".to_string(), json!(line_no));
-                }
-                (value, summary)
+                let report = Report::from_outcome(outcome);
+                worst = worst.max(report.decision);
+                answered(report, id, line_no, &command)?
+            }
+            Line::TooLong { prefix } => {
+                let mut assessment = Assessment::safe(ActionKind::Command, prefix.clone());
+                assessment.mark_incomplete(&format!(
+                    "the line is longer than {MAX_LINE_BYTES} bytes"
+                ));
+                let action = Action::command(prefix.clone());
+                let outcome = gate.evaluate(&action, assessment, &ctx);
+                let report = Report::from_outcome(outcome);
+                worst = worst.max(report.decision);
+                answered(report, None, line_no, &prefix)?
             }
             Line::Invalid { id, error } => {
                 let summary = format!("ERROR line {line_no}: {error}");
@@ -153,7 +198,79 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     out.flush()?;
-    Ok(ExitCode::SUCCESS)
+    let code = match (args.fail_on, worst) {
+        (Some(_), Decision::Deny) => crate::exit::Code::Deny,
+        (Some(FailOn::Ask), Decision::Ask) => crate::exit::Code::Ask,
+        _ => crate::exit::Code::Allow,
+    };
+    Ok(code.into())
+}
+
+/// The output record and text summary of an answered line.
+fn answered(
+    report: Report,
+    id: Option<Value>,
+    line_no: usize,
+    command: &str,
+) -> anyhow::Result<(Value, String)> {
+    let summary = format!(
+        "{} {} {} {}",
+        report.assessment.level,
+        report.assessment.score,
+        report.decision,
+        command.replace('\n', "\\n")
+    );
+    let mut value = serde_json::to_value(&report)?;
+    if let Value::Object(map) = &mut value {
+        if let Some(id) = id {
+            map.insert("id".to_string(), id);
+        }
+        map.insert("line".to_string(), json!(line_no));
+    }
+    Ok((value, summary))
+}
+
+/// Read the next line (without its `\n`) into `buf`, at most [`MAX_LINE_BYTES`] of it:
+/// `None` at the end of the input, `Some(true)` when the line was longer (the rest is skipped).
+fn read_line(reader: &mut impl BufRead, buf: &mut Vec<u8>) -> anyhow::Result<Option<bool>> {
+    buf.clear();
+    let limit = MAX_LINE_BYTES as u64 + 1;
+    let n = reader
+        .by_ref()
+        .take(limit)
+        .read_until(b'\n', buf)
+        .map_err(|e| anyhow::anyhow!("reading scan input: {e}"))?;
+    if n == 0 {
+        return Ok(None);
+    }
+    if buf.last() == Some(&b'\n') {
+        buf.pop();
+        return Ok(Some(false));
+    }
+    if buf.len() <= MAX_LINE_BYTES {
+        return Ok(Some(false)); // the last line, without a newline
+    }
+    buf.truncate(MAX_LINE_BYTES);
+    // Skip the rest of the line without keeping it.
+    loop {
+        let chunk = reader
+            .fill_buf()
+            .map_err(|e| anyhow::anyhow!("reading scan input: {e}"))?;
+        if chunk.is_empty() {
+            break;
+        }
+        match chunk.iter().position(|b| *b == b'\n') {
+            Some(i) => {
+                reader.consume(i + 1);
+                break;
+            }
+            None => {
+                let len = chunk.len();
+                reader.consume(len);
+            }
+        }
+    }
+    Ok(Some(true))
 }
 
 #[cfg(test)]
