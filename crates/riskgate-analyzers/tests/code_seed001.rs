@@ -295,7 +295,7 @@ fn command_assessor_hook_adds_to_built_in_command_rules() {
         r.affected_resources
             .contains(&"file:/home/user/data".to_string())
     );
-    // shell code goes to the hook whole
+    // shell code goes to the hook whole, and the built-in rules still see it
     let r = a.assess(&CodeAction::sh("rm -rf /tmp/x"));
-    assert_eq!(r.rule_ids(), vec!["fs.rm-recursive"]);
+    assert_eq!(r.rule_ids(), vec!["code.rm_recursive", "fs.rm-recursive"]);
 }

@@ -214,7 +214,7 @@ fn dialects() {
 }
 
 #[test]
-fn unparseable_sql_falls_back_to_keywords_and_is_degraded() {
+fn unparseable_sql_falls_back_to_keywords_and_needs_a_person() {
     let r = assess_sql(
         "DELETE FROM users WHERE (((",
         Dialect::Generic,
@@ -228,8 +228,11 @@ fn unparseable_sql_falls_back_to_keywords_and_is_degraded() {
         Dialect::Generic,
         &SqlOptions::default(),
     );
+    // not understood: HIGH (a person decides), and says why
     assert!(
-        r.degraded && r.level == Medium && r.rule_ids() == vec!["sql.unparsed"],
+        r.degraded
+            && r.level == High
+            && r.rule_ids() == vec!["analysis.incomplete", "sql.unparsed"],
         "{:?}",
         r.findings
     );

@@ -28,11 +28,11 @@ use riskgate::gate::{Context, DecidedBy, Gate, Outcome, Policy};
 use riskgate::model::ActionKind;
 use riskgate::{Action, Assessment, Decision, Engine, EngineOptions, Finding, RiskLevel};
 
-use riskgate::paths;
-use riskgate::verdict::{self, Scope};
 use crate::request::{Call, Tool};
 use crate::verdict::{Answer, Verdict};
 use crate::{Agent, AskSupport};
+use riskgate::paths;
+use riskgate::verdict::{self, Scope};
 
 /// The engine, built on first use (a file write of a Markdown file never needs it).
 pub struct LazyEngine {

@@ -8,7 +8,7 @@ use crate::{ActionKind, Finding, RiskLevel};
 pub const INCOMPLETE_RULE: &str = "analysis.incomplete";
 
 /// The score of [`INCOMPLETE_RULE`]: HIGH.
-pub const INCOMPLETE_SCORE: u8 = 72;
+pub const INCOMPLETE_SCORE: u8 = 62;
 
 /// At most this many affected resources are reported (seed 001).
 pub const MAX_RESOURCES: usize = 10;
@@ -167,11 +167,16 @@ impl Assessment {
         }
         let mut findings = std::mem::take(&mut self.findings);
         findings.push(
-            Finding::new(INCOMPLETE_RULE, RiskLevel::High, INCOMPLETE_SCORE, description)
-                .reversible(false)
-                .with_mitigation(
-                    "Split the input into smaller, plainer parts, or have a person review it",
-                ),
+            Finding::new(
+                INCOMPLETE_RULE,
+                RiskLevel::High,
+                INCOMPLETE_SCORE,
+                description,
+            )
+            .reversible(false)
+            .with_mitigation(
+                "Split the input into smaller, plainer parts, or have a person review it",
+            ),
         );
         let kind = self.kind;
         let input = std::mem::take(&mut self.input);
@@ -294,10 +299,23 @@ mod tests {
     }
 
     #[test]
-    fn degraded_is_at_least_medium() {
+    fn incomplete_is_at_least_high_and_says_why() {
         let mut a = Assessment::safe(ActionKind::Command, "echo 'unterminated");
-        a.mark_degraded();
-        assert_eq!(a.level, RiskLevel::Medium);
-        assert!(a.degraded);
+        a.mark_incomplete("past a bound");
+        assert_eq!(a.level, RiskLevel::High);
+        assert!(a.degraded && a.requires_approval());
+        assert_eq!(a.rule_ids(), vec![INCOMPLETE_RULE]);
+        assert!(a.reasons[0].contains("not fully analyzed: past a bound"));
+        // marked twice for the same reason: one finding
+        a.mark_incomplete("past a bound");
+        assert_eq!(a.findings.len(), 1);
+        // a CRITICAL finding stays CRITICAL
+        let mut c = Assessment::from_findings(
+            ActionKind::Command,
+            "x",
+            vec![Finding::new("r", RiskLevel::Critical, 95, "wipes")],
+        );
+        c.mark_degraded();
+        assert_eq!(c.level, RiskLevel::Critical);
     }
 }

@@ -207,14 +207,14 @@ fn signals_become_findings() {
 }
 
 #[test]
-fn incomplete_parse_is_at_least_medium_and_says_so() {
+fn incomplete_parse_is_at_least_high_and_says_so() {
     let mut p = one("echo", &["hi"]);
     p.fully_parsed = false;
     p.issues.push(ParseIssue::Syntax {
         message: "unterminated quote".into(),
     });
     let a = assess(&builtin(), &p);
-    assert!(a.level >= RiskLevel::Medium);
+    assert!(a.level >= RiskLevel::High);
     assert!(a.degraded);
     assert!(
         a.reasons
@@ -224,10 +224,10 @@ fn incomplete_parse_is_at_least_medium_and_says_so() {
 }
 
 #[test]
-fn unavailable_database_rates_everything_at_least_medium() {
+fn unavailable_database_rates_everything_at_least_high() {
     let e = CommandEngine::new(RuleSet::unavailable("simulated load failure"));
     let a = assess(&e, &one("ls", &[]));
-    assert_eq!(a.level, RiskLevel::Medium);
+    assert_eq!(a.level, RiskLevel::High);
     assert!(a.degraded);
     assert!(
         a.reasons

@@ -103,7 +103,11 @@ impl Engine {
     /// parse (see [`Targets`]).
     pub fn assess_command_full(&self, command: &str) -> (Assessment, Targets) {
         let cwd = self.scope.as_ref().map(|s| s.cwd().to_path_buf());
-        self.assess_command_in(command, self.scope.as_ref(), cwd.as_deref().unwrap_or(Path::new("/")))
+        self.assess_command_in(
+            command,
+            self.scope.as_ref(),
+            cwd.as_deref().unwrap_or(Path::new("/")),
+        )
     }
 
     /// [`Engine::assess_command_full`] in `scope` (if any) with `cwd` as working directory.
@@ -165,7 +169,9 @@ impl Engine {
     /// Assess any action. Never panics: an internal error is an assessment that is not fully
     /// analyzed (HIGH, needs a person).
     pub fn assess(&self, action: &Action) -> Assessment {
-        guarded(action.kind(), &action.subject(), || self.assess_unguarded(action))
+        guarded(action.kind(), &action.subject(), || {
+            self.assess_unguarded(action)
+        })
     }
 
     fn assess_unguarded(&self, action: &Action) -> Assessment {

@@ -10,8 +10,8 @@
 //! [`Prepared::decide`]) with its [`Context`]: the same input under the same policy gets the same
 //! level and decision in every entry point.
 
-use std::sync::OnceLock;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use riskgate_gate::{Context, Gate, Outcome, Policy};
 use riskgate_model::{Action, Assessment, Finding};

@@ -264,7 +264,11 @@ fn without_placeholders(text: &str) -> std::borrow::Cow<'_, str> {
         let named = after
             .strip_prefix('(')
             .and_then(|a| a.find(")s").map(|j| (a, j)))
-            .filter(|(a, j)| a[..*j].chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+            .filter(|(a, j)| {
+                a[..*j]
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
         if let Some((_, j)) = named {
             out.push('0');
             rest = &after[j + 3..];

@@ -171,9 +171,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Line::TooLong { prefix } => {
                 let mut assessment = Assessment::safe(ActionKind::Command, prefix.clone());
-                assessment.mark_incomplete(&format!(
-                    "the line is longer than {MAX_LINE_BYTES} bytes"
-                ));
+                assessment
+                    .mark_incomplete(&format!("the line is longer than {MAX_LINE_BYTES} bytes"));
                 let action = Action::command(prefix.clone());
                 let outcome = gate.evaluate(&action, assessment, &ctx);
                 let report = Report::from_outcome(outcome);
