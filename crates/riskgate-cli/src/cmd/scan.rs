@@ -59,6 +59,18 @@ enum Line {
     TooLong { prefix: String },
 }
 
+impl Line {
+    /// A short description (tests).
+    #[cfg(test)]
+    fn describe(&self) -> String {
+        match self {
+            Line::Command { command, .. } => format!("command {command}"),
+            Line::Invalid { error, .. } => format!("invalid: {error}"),
+            Line::TooLong { .. } => "too long".to_string(),
+        }
+    }
+}
+
 fn understand(line: &str) -> Line {
     let trimmed = line.trim();
     if trimmed.is_empty() {
@@ -284,7 +296,7 @@ mod tests {
                 assert_eq!(id, Some(json!(7)));
                 assert_eq!(command, "rm -rf /");
             }
-            Line::Invalid { error, .. } => panic!("{error}"),
+            other => panic!("{}", other.describe()),
         }
         for bad in [
             r#"{"id": 1}"#,
@@ -299,7 +311,7 @@ mod tests {
         for group in ["{ echo a; echo b; } > out", "{rm,-rf,~}"] {
             match understand(group) {
                 Line::Command { command, .. } => assert_eq!(command, group),
-                Line::Invalid { error, .. } => panic!("{group}: {error}"),
+                other => panic!("{group}: {}", other.describe()),
             }
         }
     }
