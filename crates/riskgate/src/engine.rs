@@ -160,10 +160,8 @@ impl Engine {
     /// Files a command line writes: write redirections, `tee` arguments, the destination of
     /// `cp`/`mv`/`install`/`rsync`, `dd of=`. The gate checks them against blocked paths.
     pub fn write_targets(&self, command: &str) -> Vec<String> {
-        match std::panic::catch_unwind(|| write_targets_of(&riskgate_shell::parse(command))) {
-            Ok(t) => t,
-            Err(_) => Vec::new(),
-        }
+        std::panic::catch_unwind(|| write_targets_of(&riskgate_shell::parse(command)))
+            .unwrap_or_default()
     }
 
     /// Assess any action. Never panics: an internal error is an assessment that is not fully
