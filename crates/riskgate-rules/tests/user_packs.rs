@@ -149,7 +149,7 @@ flags_any = ["-1"]
 }
 
 #[test]
-fn unreadable_or_corrupt_pack_degrades_to_at_least_medium() {
+fn unreadable_or_corrupt_pack_degrades_to_at_least_high() {
     let (rules, errors) = RuleSet::with_user_packs(&["/nonexistent/riskgate/rules.yaml"]);
     assert!(rules.is_degraded());
     assert!(matches!(
@@ -158,12 +158,18 @@ fn unreadable_or_corrupt_pack_degrades_to_at_least_medium() {
     ));
     let e = CommandEngine::new(rules);
     let a = e.assess_parsed(&one("ls", &[]));
-    assert_eq!(a.level, RiskLevel::Medium);
+    // the user's rules could not be loaded: what they would have said is unknown
+    assert_eq!(a.level, RiskLevel::High);
     assert!(a.degraded);
     assert!(
         a.reasons
             .iter()
             .any(|r| r.contains("/nonexistent/riskgate/rules.yaml"))
+    );
+    assert!(
+        a.reasons
+            .iter()
+            .any(|r| r.contains("not fully analyzed: the rules database is degraded"))
     );
     // Built-in rules still apply.
     assert_eq!(
