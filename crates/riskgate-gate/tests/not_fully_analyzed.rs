@@ -71,6 +71,7 @@ fn standing_and_session_approvals_do_not_cover_it() {
         denied: None,
         approved: Some("`make *`".to_string()),
         session: true,
+        ..Standing::default()
     };
     let out = decide_with(&a, &action, &policy, &fx.ctx(), &standing);
     assert_eq!(out.decision, Decision::Deny, "{}", out.reason);
