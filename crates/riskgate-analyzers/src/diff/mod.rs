@@ -279,12 +279,12 @@ pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
             )
         });
     }
-    // the input is kept for the gate and the audit log, with secrets redacted
-    let mut assessment = Assessment::from_findings(
-        ActionKind::ChangeSet,
-        crate::secrets::redact_text(text),
-        findings,
-    );
+    // the input is kept for the gate and the audit log, with secrets redacted: the findings'
+    // redaction first (it names each kind), then everything the secrets table calls a secret,
+    // placeholders included (a documented example key is still not repeated)
+    let shown = crate::secrets::redact_text(text);
+    let shown = riskgate_model::secrets::redact(&shown).into_owned();
+    let mut assessment = Assessment::from_findings(ActionKind::ChangeSet, shown, findings);
     if parsed.incomplete {
         assessment.mark_degraded();
     }
