@@ -11,7 +11,7 @@ use riskgate_shell::ParsedCommand;
 use crate::exposure;
 use crate::heuristics;
 use crate::matcher::{self, CommandView, Hit};
-use crate::rule::{Rule, Target};
+use crate::rule::{Matcher, Rule, Target};
 use crate::ruleset::RuleSet;
 use crate::scoring::{self, ExecClass};
 
@@ -241,6 +241,9 @@ fn rule_finding(
         f = f.with_mitigation(a);
     }
     f.tags = rule.tags().iter().map(ToString::to_string).collect();
+    if let Matcher::Pattern(p) = &rule.matcher {
+        f = f.with_pattern(p.text.to_string());
+    }
     match hit {
         Hit::Command(i) => {
             if let Some(v) = views.get(*i) {

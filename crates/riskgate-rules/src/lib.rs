@@ -39,6 +39,7 @@ mod prefilter;
 mod rule;
 mod ruleset;
 mod scoring;
+mod seed004;
 mod spec;
 mod testing;
 

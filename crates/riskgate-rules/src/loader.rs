@@ -3,6 +3,9 @@
 //! the id of an existing rule and no condition overrides its level, score, description,
 //! alternative or `disabled`; an entry with an existing id and a condition replaces the rule.
 //!
+//! A file in seed 004's `dangerous_patterns.json` format (an array of `{id, pattern,
+//! patternType, description, riskLevel, baseScore, tags}` entries) is read by [`seed004`].
+//!
 //! Every problem is a [`RuleLoadError`] naming the file, the line and the rule id. An invalid
 //! rule (e.g. a bad regex) is skipped; an unreadable or unparsable file degrades the rule set
 //! (every command is then rated at least MEDIUM).
@@ -17,6 +20,7 @@ use crate::predicate::CompiledRule;
 use crate::rule::{
     CommandMatch, List, Matcher, PatternKind, PatternMatch, Pred, Rule, RuleOrigin, Target, Text,
 };
+use crate::seed004;
 use crate::spec::{self, Entry, MatcherData, OverrideData, PatternKindData, PredData, RuleData};
 
 /// A problem met while loading a user pack.
@@ -135,13 +139,17 @@ pub(crate) fn load_pack(path: &Path) -> Result<LoadedPack, RuleLoadError> {
             )
         })?,
     };
-    let pack: UserPack =
-        serde_json::from_value(value).map_err(|e| malformed(0, format!("not a rule pack: {e}")))?;
-    let name = pack.pack.unwrap_or_else(|| {
+    let stem = || {
         path.file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "user".into())
-    });
+    };
+    if let Some(items) = seed004::entries(&value) {
+        return Ok(load_seed004(items, &text, stem(), &shown));
+    }
+    let pack: UserPack =
+        serde_json::from_value(value).map_err(|e| malformed(0, format!("not a rule pack: {e}")))?;
+    let name = pack.pack.unwrap_or_else(stem);
     let mut out = LoadedPack {
         name: name.clone(),
         ..LoadedPack::default()
@@ -176,6 +184,31 @@ pub(crate) fn load_pack(path: &Path) -> Result<LoadedPack, RuleLoadError> {
         }
     }
     Ok(out)
+}
+
+/// A seed 004 pattern file (`dangerous_patterns.json`, see [`seed004`]): every entry is a new
+/// rule or replaces the rule with its id; a malformed entry is skipped with an error naming the
+/// file, the entry index and the field.
+fn load_seed004(items: &[serde_json::Value], text: &str, name: String, shown: &str) -> LoadedPack {
+    let mut out = LoadedPack {
+        name: name.clone(),
+        ..LoadedPack::default()
+    };
+    for (index, v) in items.iter().enumerate() {
+        let id = seed004::entry_id(v, index);
+        let line = spec::line_of_id(text, &id);
+        let rule = seed004::entry(v, index).and_then(|d| user_rule(d, &name, shown, line));
+        match rule {
+            Ok(rule) => out.rules.push(rule),
+            Err(message) => out.errors.push(RuleLoadError::InvalidRule {
+                path: shown.to_string(),
+                line,
+                id,
+                message,
+            }),
+        }
+    }
+    out
 }
 
 fn owned_list(v: Vec<String>) -> List<Text> {
