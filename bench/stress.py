@@ -59,17 +59,30 @@ def find_bin():
     return os.path.join(ROOT, "target/release/riskgate")
 
 
+TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+
+
 def run(argv, env, stdin=b"", timeout=60.0, on_line=None):
-    """Run argv; returns dict(rc, sig, wall, rss_kb, out, hung)."""
+    """Run argv; returns dict(rc, sig, wall, rss_kb, out, hung).
+
+    Peak RSS: Linux carries a process's high-water mark across fork and exec, so a child of
+    this (large) Python process would report at least Python's RSS. The child is therefore
+    started by GNU time (small), whose own child's peak it reports (-f %M). Without
+    /usr/bin/time, os.wait4's figure is used (an over-estimate)."""
+    rss_file = None
+    if TIME:
+        fd, rss_file = tempfile.mkstemp(prefix="stress-rss-")
+        os.close(fd)
+        argv = [TIME, "-f", "%M", "-o", rss_file] + argv
     t0 = time.perf_counter()
     p = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, env=env)
+                         stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     hung = []
 
     def kill():
         hung.append(True)
         try:
-            os.kill(p.pid, signal.SIGKILL)
+            os.killpg(p.pid, signal.SIGKILL)  # GNU time and the program under it
         except ProcessLookupError:
             pass
 
@@ -100,7 +113,18 @@ def run(argv, env, stdin=b"", timeout=60.0, on_line=None):
     p.returncode = 0  # reaped by wait4; keep Popen quiet
     sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
     rc = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -sig
-    return {"rc": rc, "sig": sig, "wall": wall, "rss_kb": ru.ru_maxrss,
+    rss_kb = ru.ru_maxrss
+    if rss_file:
+        with open(rss_file, encoding="utf-8", errors="replace") as f:
+            lines = f.read().split("\n")
+        os.unlink(rss_file)
+        for line in lines:
+            if "terminated by signal" in line:
+                sig = int(line.rsplit(" ", 1)[-1])
+                rc = -sig
+            elif line.strip().isdigit():
+                rss_kb = int(line.strip())
+    return {"rc": rc, "sig": sig, "wall": wall, "rss_kb": rss_kb,
             "out": b"".join(chunks), "hung": bool(hung)}
 
 

@@ -3,6 +3,13 @@
 //! newlines, words by blanks, with quote awareness. The result escalates (the caller records a
 //! [`crate::ParseIssue`]); it only makes sure the commands that are visible are not lost.
 
+/// Words that open or close syntax rather than name a program, dropped from the start of a
+/// command by [`split`].
+const RESERVED: [&str; 19] = [
+    "{", "}", "!", "if", "then", "else", "elif", "fi", "do", "done", "while", "until", "for",
+    "case", "esac", "select", "function", "time", "in",
+];
+
 /// One command: its raw words and byte range in the text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct RawCommand {
@@ -36,6 +43,13 @@ pub(crate) fn split(text: &str) -> Vec<Vec<RawCommand>> {
         }
     }
     fn end_cmd(cmd: &mut RawCommand, pipeline: &mut Vec<RawCommand>) {
+        // Reserved words and grouping are not programs: `{ { rm -rf /` runs `rm`.
+        let lead = cmd
+            .words
+            .iter()
+            .take_while(|w| RESERVED.contains(&w.as_str()))
+            .count();
+        cmd.words.drain(..lead);
         if !cmd.words.is_empty() {
             pipeline.push(std::mem::replace(
                 cmd,
@@ -55,7 +69,11 @@ pub(crate) fn split(text: &str) -> Vec<Vec<RawCommand>> {
                 end_word(&mut word, &mut word_start, &mut cmd, i);
                 i += 1;
             }
-            b'\n' | b';' | b'&' | b'|' => {
+            // A parenthesis opening a word is grouping (`( rm -rf / )`); inside one it stays
+            // (`--eval=x()`).
+            b'\n' | b';' | b'&' | b'|' | b'(' | b')'
+                if !matches!(c, b'(' | b')') || word_start.is_none() =>
+            {
                 end_word(&mut word, &mut word_start, &mut cmd, i);
                 let pipe = c == b'|' && b.get(i + 1) != Some(&b'|');
                 let both = matches!(

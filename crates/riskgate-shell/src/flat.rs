@@ -4,6 +4,9 @@
 //! like any other), so that the commands that are visible still reach the rules. Commands
 //! already recorded are not recorded again.
 
+use std::collections::HashSet;
+use std::hash::{BuildHasher, RandomState};
+
 use riskgate_model::Span;
 
 use crate::ctx::{Feed, Frame, Norm, Pending, Range, XWord, join};
@@ -57,7 +60,17 @@ impl Norm<'_> {
         let was = std::mem::replace(&mut self.flat_active, true);
         let mut r = None;
         let mut elems: Vec<Option<Range>> = Vec::new();
+        // The same words give the same command: skipped before any work (10 MiB of `true;`).
+        let hasher = RandomState::new();
+        let mut seen: HashSet<u64> = HashSet::new();
         fallback::split_flat(text, |words, start, end, how| {
+            if !seen.insert(hasher.hash_one(words)) {
+                if how == FlatEnd::Other && !elems.is_empty() {
+                    r = join(r, self.pipeline_done(&elems, frame));
+                    elems.clear();
+                }
+                return true;
+            }
             let span = frame.span.unwrap_or(Span::new(start, end));
             let argv = words
                 .iter()

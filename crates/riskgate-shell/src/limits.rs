@@ -55,6 +55,9 @@ pub(crate) fn check_program(text: &str) -> Result<(), String> {
             MAX_UNCLOSED_DEPTH / 2
         ));
     }
+    if long_fd_number(text) {
+        return Err("a redirection's file descriptor number longer than 9 digits".into());
+    }
     if let Some(tag) = bad_heredoc_tag(text) {
         return Err(format!(
             "here-document tag {tag:?} is empty or holds control characters"
@@ -174,6 +177,23 @@ fn count_word(text: &str, word: &str) -> usize {
             !before.is_some_and(is_word) && !after.is_some_and(is_word)
         })
         .count()
+}
+
+/// Whether a run of 10 or more digits stands right before `<` or `>` (`99999999999>x`): brush
+/// reads it as a file descriptor and panics when it overflows an `i32` (found by fuzzing).
+fn long_fd_number(text: &str) -> bool {
+    let mut run = 0usize;
+    for &c in text.as_bytes() {
+        if c.is_ascii_digit() {
+            run += 1;
+        } else {
+            if run >= 10 && matches!(c, b'<' | b'>') {
+                return true;
+            }
+            run = 0;
+        }
+    }
+    false
 }
 
 /// Words and operators in `text`, over-approximated (quotes are not followed).

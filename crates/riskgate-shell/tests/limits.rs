@@ -344,3 +344,34 @@ fn subshells_and_cases_left_open() {
         parse(quoted).issues
     );
 }
+
+#[test]
+fn grouping_left_open_still_shows_the_command() {
+    // A syntax error (never closed): the fallback splitter skips the grouping words.
+    for text in [
+        "{ { rm -rf /",
+        "( ( rm -rf /",
+        "if true; then rm -rf /",
+        "while true; do sudo rm -rf /",
+        "{ ( rm -rf / ; ls",
+    ] {
+        let p = parse(text);
+        assert!(!p.fully_parsed, "{text}");
+        assert!(finds_rm_root(&p), "{text}: {:?}", p.commands);
+    }
+}
+
+#[test]
+fn inputs_that_made_brush_panic() {
+    // Found by fuzzing: brush-parser 0.4.0 panics (an fd number overflowing i32; an unwrap in
+    // its tokenizer at the end of a nested construct). Refused before it, or contained.
+    for text in [
+        "99999999999>x rm -rf /",
+        "echo 12345678901<<EOF\nx\nEOF\n",
+        "cat$($'($(d)n($ <<'E($($<\rm $(<<\ta=$(( (1\u{1}\0\0\0\0\0\0\u{4}+2) * 7 ))-iname ' | while in($ame '*&*' |' | d . -typ/e d\nEOF\n",
+    ] {
+        let p = parse(text);
+        assert!(!p.fully_parsed, "{text:?}");
+    }
+    bound_hit_and_rm_found(&parse("rm -rf / 99999999999>x"), "file descriptor");
+}
