@@ -96,6 +96,9 @@ pub struct Context {
     pub write_targets: Vec<String>,
     /// The caller (an agent host) can ask a person itself if the gate answers `ask`.
     pub host_can_ask: bool,
+    /// The workflow node type the action comes from (`shell`, `http` …): `always` / `never`
+    /// answers are stored under it as `node_type`, and entries stored under it apply.
+    pub node_type: Option<String>,
 }
 
 impl Context {
@@ -111,6 +114,7 @@ impl Context {
             cwd: cwd.into(),
             write_targets: Vec::new(),
             host_can_ask: false,
+            node_type: None,
         }
     }
 

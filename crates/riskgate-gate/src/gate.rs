@@ -98,7 +98,9 @@ impl Gate {
         if lv.blocked.is_none() {
             let snap = self.approvals.snapshot();
             warnings.extend(snap.warnings.iter().cloned());
-            standing.denied = snap.denial_for(action).map(|e| e.describe());
+            standing.denied = snap
+                .denial_for_node(action, ctx.node_type.as_deref())
+                .map(|e| e.describe());
             standing.store_unreadable = snap.unreadable;
             let wants_person = lv.level < RiskLevel::Critical
                 && decide::needs_person(lv.level, action, &self.policy, ctx);
@@ -108,7 +110,9 @@ impl Gate {
                         .as_ref()
                         .is_some_and(|s| s.is_approved(action));
                 if !standing.session {
-                    standing.approved = snap.approval_for(action).map(|e| e.describe());
+                    standing.approved = snap
+                        .approval_for_node(action, ctx.node_type.as_deref())
+                        .map(|e| e.describe());
                 }
             }
         }
@@ -141,7 +145,6 @@ impl Gate {
         warnings: &mut Vec<String>,
         shared_session: Option<&mut SessionCache>,
     ) {
-        let _ = ctx;
         out.decision = if answer.approves() {
             Decision::Allow
         } else {
@@ -155,7 +158,11 @@ impl Gate {
             answer.describe(),
             out.summary
         );
-        let kind = action.kind().as_str();
+        // a workflow node's answer is stored under the node's own type (seed 000's example)
+        let kind = ctx
+            .node_type
+            .as_deref()
+            .unwrap_or_else(|| action.kind().as_str());
         let stored = match answer {
             Answer::Always => Some(self.approvals.add(
                 &out.pattern,

@@ -1,5 +1,6 @@
 //! [`WorkflowRiskAnalyzer`]: seed 000's whole procedure for one workflow — analyze (or reuse
-//! an analysis of the last 5 minutes), stop on CRITICAL, honour the workflow's own approval,
+//! an analysis of the last 5 minutes: in this process, or in the session's shared
+//! [`crate::cache`]), stop on CRITICAL, honour the workflow's own approval,
 //! then put each risk through the gate (standing denials and approvals before any prompt,
 //! session cache, `--force` / `--accept-risk`, the `[y/N/always/never]` prompt, `always` /
 //! `never` stored in settings.json, the audit log).
@@ -13,10 +14,10 @@ use riskgate::gate::decide::{Standing, decide_with};
 use riskgate::gate::{Context, DecidedBy, Gate, Outcome};
 use riskgate::{Action, ActionKind, Assessment, Decision, Engine, Finding, RiskLevel};
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
 
 use crate::approval::{ApprovalStatus, WorkflowState, approval_status};
+use crate::cache::{self, AnalysisKey, Lookup, SharedCache};
 use crate::edit::{RiskApproval, write_risk_approval};
 use crate::error::{CriticalRiskError, Refusal, RiskNotAcceptedError, WorkflowError};
 use crate::ir::WorkflowIr;
@@ -25,7 +26,7 @@ use crate::risk::RiskAssessment;
 use crate::scan::{EngineMemo, Scan, scan};
 
 /// How long an analysis is reused for the same workflow (seed 000 rule 20).
-pub const ANALYSIS_TTL: time::Duration = time::Duration::minutes(5);
+pub const ANALYSIS_TTL: time::Duration = time::Duration::seconds(cache::ANALYSIS_TTL_SECS);
 
 /// Options of [`WorkflowRiskAnalyzer::analyze`].
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -108,7 +109,8 @@ pub struct WorkflowRiskAnalyzer {
     gate: Gate,
     display: Box<dyn Write>,
     clock: Box<dyn Fn() -> OffsetDateTime>,
-    cache: HashMap<[u8; 32], (OffsetDateTime, Scan)>,
+    cache: HashMap<AnalysisKey, (OffsetDateTime, Scan)>,
+    engine_fingerprint: Option<[u8; 32]>,
     stats: Stats,
     cwd: PathBuf,
     memo: EngineMemo,
@@ -134,6 +136,7 @@ impl WorkflowRiskAnalyzer {
             display: Box::new(std::io::stderr()),
             clock: Box::new(riskgate::gate::clock::now),
             cache: HashMap::new(),
+            engine_fingerprint: None,
             stats: Stats::default(),
             cwd,
             memo: EngineMemo::default(),
@@ -144,6 +147,8 @@ impl WorkflowRiskAnalyzer {
     pub fn with_engine(mut self, engine: Arc<Engine>) -> WorkflowRiskAnalyzer {
         self.engine = engine;
         self.memo = EngineMemo::default();
+        self.engine_fingerprint = None;
+        self.cache.clear();
         self
     }
 
@@ -199,7 +204,14 @@ impl WorkflowRiskAnalyzer {
     ) -> Result<CheckReport, WorkflowError> {
         let registry = registry.into().ok_or(WorkflowError::MissingRegistry)?;
         let now = (self.clock)();
-        let (scan, from_cache) = self.scan_cached(ir, registry, now)?;
+        let mut cache_warnings = Vec::new();
+        let (scan, from_cache) = self.scan_cached(
+            ir,
+            registry,
+            now,
+            options.session_id.as_deref(),
+            &mut cache_warnings,
+        )?;
         let ttl = self.gate.policy().approval_ttl_days();
         let approval = approval_status(ir.metadata.as_ref(), &scan.risk_hash, now, ttl);
         let workflow_approved = matches!(approval, ApprovalStatus::Valid { .. });
@@ -212,9 +224,10 @@ impl WorkflowRiskAnalyzer {
             approval: approval.clone(),
             nodes_analyzed: scan.nodes_analyzed,
             nodes_skipped: scan.nodes_skipped.clone(),
-            warnings: scan.warnings.clone(),
+            warnings: cache_warnings,
             from_cache,
         };
+        report.warnings.extend(scan.warnings.iter().cloned());
         if options.interactive && !scan.risks.is_empty() {
             self.show(&scan, &approval);
         }
@@ -279,7 +292,7 @@ impl WorkflowRiskAnalyzer {
         let registry = registry.into().ok_or(WorkflowError::MissingRegistry)?;
         let ir = WorkflowIr::from_path(path)?;
         let now = (self.clock)();
-        let (scan, _) = self.scan_cached(&ir, registry, now)?;
+        let (scan, _) = self.scan_cached(&ir, registry, now, None, &mut Vec::new())?;
         let approval = RiskApproval {
             approved: true,
             risk_hash: scan.risk_hash.clone(),
@@ -307,13 +320,34 @@ impl WorkflowRiskAnalyzer {
         }
     }
 
+    /// The analysis of `ir`: reused from this process or, with a session, from the session's
+    /// shared cache when made in the last 5 minutes under the same registry, rules and policy;
+    /// otherwise made now (and shared). Problems with the shared cache go to `warnings`.
     fn scan_cached(
         &mut self,
         ir: &WorkflowIr,
         registry: &NodeRegistry,
         now: OffsetDateTime,
+        session: Option<&str>,
+        warnings: &mut Vec<String>,
     ) -> Result<(Scan, bool), CriticalRiskError> {
-        let key = cache_key(ir, registry);
+        let shared = session.and_then(|id| SharedCache::new(self.gate.policy().state_dir(), id));
+        // The engine and the policy are fixed for this analyzer (the memory cache is emptied
+        // when the engine changes): only keys shared with other processes need them.
+        let (engine_fp, policy_fp) = if shared.is_some() {
+            let e = *self
+                .engine_fingerprint
+                .get_or_insert_with(|| cache::engine_fingerprint(&self.engine));
+            (e, cache::policy_fingerprint(self.gate.policy()))
+        } else {
+            ([0; 32], [0; 32])
+        };
+        let key = cache::analysis_key(
+            ir,
+            &cache::registry_fingerprint(registry),
+            &engine_fp,
+            &policy_fp,
+        );
         if let Some((at, s)) = self.cache.get(&key)
             && *at <= now
             && now - *at < ANALYSIS_TTL
@@ -321,11 +355,31 @@ impl WorkflowRiskAnalyzer {
             self.stats.cache_hits += 1;
             return Ok((s.clone(), true));
         }
+        if let Some(shared) = &shared {
+            match shared.lookup(&key, ir, now) {
+                Lookup::Hit(s) => {
+                    self.stats.cache_hits += 1;
+                    self.cache.insert(key, (now, (*s).clone()));
+                    return Ok((*s, true));
+                }
+                Lookup::Miss => {}
+                Lookup::Corrupt(why) => warnings.push(format!(
+                    "analysis cache entry ignored, the workflow is analyzed again: {why}"
+                )),
+            }
+        }
         let s = scan(ir, registry, &self.engine, Some(&self.memo), true)?;
         self.stats.analyses += 1;
         self.cache
             .retain(|_, (at, _)| *at <= now && now - *at < ANALYSIS_TTL);
         self.cache.insert(key, (now, s.clone()));
+        if let Some(shared) = &shared
+            && let Err(e) = shared.store(&key, &s, now)
+        {
+            warnings.push(format!(
+                "the analysis could not be shared with this session: {e}"
+            ));
+        }
         Ok((s, false))
     }
 
@@ -373,6 +427,7 @@ impl WorkflowRiskAnalyzer {
         ctx.accept_risk = options.accept_risk;
         ctx.session_id = options.session_id.clone();
         ctx.source = "workflow".to_string();
+        ctx.node_type = Some(risk.node_type.clone());
         if analyzer == ParamAnalyzer::Shell {
             ctx.write_targets = self.engine.write_targets(&risk.value);
         }
@@ -389,7 +444,9 @@ impl WorkflowRiskAnalyzer {
         approval: &ApprovalStatus,
     ) -> Outcome {
         let snap = self.gate.approvals().snapshot();
-        let denied = snap.denial_for(action).map(|e| e.describe());
+        let denied = snap
+            .denial_for_node(action, ctx.node_type.as_deref())
+            .map(|e| e.describe());
         let warnings = snap.warnings.clone();
         let store_unreadable = snap.unreadable;
         let standing = Standing {
@@ -468,27 +525,4 @@ fn not_accepted(
         pending,
         message,
     }
-}
-
-/// The analysis cache key: the registry's identity and the nodes and edges (not the metadata,
-/// which holds the approval).
-fn cache_key(ir: &WorkflowIr, registry: &NodeRegistry) -> [u8; 32] {
-    let mut h = Sha256::new();
-    h.update(registry.id().to_le_bytes());
-    for n in &ir.nodes {
-        for part in [n.id.as_str(), n.node_type.as_str()] {
-            h.update((part.len() as u64).to_le_bytes());
-            h.update(part.as_bytes());
-        }
-        let config = serde_json::to_string(&n.config).unwrap_or_default();
-        h.update((config.len() as u64).to_le_bytes());
-        h.update(config.as_bytes());
-    }
-    for e in &ir.edges {
-        for part in [e.from.as_str(), e.to.as_str()] {
-            h.update((part.len() as u64).to_le_bytes());
-            h.update(part.as_bytes());
-        }
-    }
-    h.finalize().into()
 }

@@ -11,6 +11,7 @@
 //! - [`analyzer`]: [`WorkflowRiskAnalyzer`], the whole procedure through the gate.
 //! - [`approval`] and [`edit`]: `metadata.risk_approval`, the workflow states, and writing the
 //!   approval into a saved workflow without touching the rest of the file.
+//! - [`cache`]: the analysis cache shared by the processes of a session (5 minutes).
 //! - [`error`]: typed errors, [`CriticalRiskError`] first.
 //!
 //! ```
@@ -35,6 +36,7 @@
 pub mod analyzer;
 pub mod approval;
 mod builtin;
+pub mod cache;
 pub mod edit;
 pub mod error;
 pub mod ir;

@@ -4,11 +4,11 @@
 use std::cmp::Ordering;
 
 use riskgate::RiskLevel;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 /// What found a risk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum RiskSource {
     /// A RISK_PATTERN of the node type.
@@ -18,7 +18,7 @@ pub enum RiskSource {
 }
 
 /// One identified risk: a parameter of a node, at the highest level anything found in it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RiskAssessment {
     /// The level (CRITICAL, HIGH or MEDIUM; LOW and SAFE findings are not risks).
     pub level: RiskLevel,

@@ -15,7 +15,7 @@ use crate::registry::{NodeRegistry, NodeType, ParamAnalyzer, ParamSpec};
 use crate::risk::{RiskAssessment, RiskSource, risk_hash, sort_and_dedupe};
 
 /// The result of [`scan`].
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Scan {
     /// The risks, CRITICAL first, then by node id; one per (node, pattern, parameter).
     pub risks: Vec<RiskAssessment>,

@@ -120,22 +120,31 @@ fn check(args: CheckArgs) -> anyhow::Result<ExitCode> {
             Ok(Code::Allow.into())
         }
         Err(WorkflowError::Critical(e)) => {
-            refused(&file, args.format, "critical", &e.to_string(), &e.risk, &[])?;
+            let all = analyzer.scan(&ir, &registry).risks;
+            let r = Refused {
+                kind: "critical",
+                message: &e.to_string(),
+                risk: &e.risk,
+                pending: &[],
+                all: &all,
+            };
+            refused(&file, args.format, &r)?;
             Ok(Code::Deny.into())
         }
         Err(WorkflowError::NotAccepted(e)) => {
+            let all = analyzer.scan(&ir, &registry).risks;
             let message = e.message.replace(
                 "riskgate workflow approve FILE",
                 &format!("riskgate workflow approve {}", shell_quote(&file)),
             );
-            refused(
-                &file,
-                args.format,
-                "not_accepted",
-                &message,
-                &e.risk,
-                &e.pending,
-            )?;
+            let r = Refused {
+                kind: "not_accepted",
+                message: &message,
+                risk: &e.risk,
+                pending: &e.pending,
+                all: &all,
+            };
+            refused(&file, args.format, &r)?;
             Ok(Code::Deny.into())
         }
         Err(other) => Err(other.into()),
@@ -206,33 +215,41 @@ fn print_risk(r: &RiskAssessment) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn refused(
-    file: &str,
-    format: Format,
-    kind: &str,
-    message: &str,
-    risk: &RiskAssessment,
-    pending: &[RiskAssessment],
-) -> anyhow::Result<()> {
+/// A refused workflow: the deciding risk, the HIGH ones still unaccepted, and every risk found.
+struct Refused<'a> {
+    kind: &'a str,
+    message: &'a str,
+    risk: &'a RiskAssessment,
+    pending: &'a [RiskAssessment],
+    all: &'a [RiskAssessment],
+}
+
+fn refused(file: &str, format: Format, r: &Refused<'_>) -> anyhow::Result<()> {
+    // every risk found, the deciding one included even if the full analysis missed it
+    let mut all: Vec<&RiskAssessment> = r.all.iter().collect();
+    if !all.contains(&r.risk) {
+        all.insert(0, r.risk);
+    }
     match format {
         Format::Json => {
             let v = json!({
                 "file": file,
                 "decision": "deny",
-                "refusal": kind,
-                "reason": message,
-                "risk": risk,
-                "pending": pending,
+                "refusal": r.kind,
+                "reason": r.message,
+                "risk": r.risk,
+                "pending": r.pending,
+                "risks": all,
             });
             outln!("{}", serde_json::to_string_pretty(&v)?);
         }
         Format::Text => {
             outln!("workflow {file}: refused");
-            print_risk(risk)?;
-            for r in pending.iter().filter(|r| *r != risk) {
-                print_risk(r)?;
+            print_risk(r.risk)?;
+            for other in all.iter().filter(|x| **x != r.risk) {
+                print_risk(other)?;
             }
-            outln!("deny: {message}");
+            outln!("deny: {}", r.message);
         }
     }
     Ok(())
@@ -264,7 +281,17 @@ fn approve(args: ApproveArgs) -> anyhow::Result<ExitCode> {
         }
         Err(WorkflowError::Critical(e)) => {
             let message = format!("cannot approve: {e}");
-            refused(&file, args.format, "critical", &message, &e.risk, &[])?;
+            let all = WorkflowIr::from_path(&args.file)
+                .map(|ir| analyzer.scan(&ir, &registry).risks)
+                .unwrap_or_default();
+            let r = Refused {
+                kind: "critical",
+                message: &message,
+                risk: &e.risk,
+                pending: &[],
+                all: &all,
+            };
+            refused(&file, args.format, &r)?;
             Ok(Code::Deny.into())
         }
         Err(other) => Err(other).with_context(|| format!("cannot approve {file}")),

@@ -23,6 +23,9 @@ pub struct Entry {
     pub expires_at: Option<String>,
     /// True when the approval has expired.
     pub expired: bool,
+    /// A denial (an unknown kind then applies to every kind).
+    #[serde(skip)]
+    denied: bool,
     #[serde(skip)]
     compiled: Option<Pattern>,
     #[serde(skip)]
@@ -30,16 +33,23 @@ pub struct Entry {
 }
 
 impl Entry {
-    fn applies_to(&self, kind: ActionKind) -> bool {
+    /// Whether the entry applies to an action of `kind`, from a workflow node of type
+    /// `node_type` if any. `node_type` is an action kind name, `shell` / `bash` (commands), or
+    /// a workflow node type (`http`, `git` …: actions of nodes of that type). A denial whose
+    /// `node_type` is no action kind applies to every kind: a denial is never narrowed by a
+    /// name riskgate cannot place.
+    fn applies_to(&self, kind: ActionKind, node_type: Option<&str>) -> bool {
         match self.kind.as_deref() {
             None | Some("*") | Some("") => true,
             Some("shell") | Some("bash") => kind == ActionKind::Command,
-            Some(k) => k.eq_ignore_ascii_case(kind.as_str()),
+            Some(k) if k.eq_ignore_ascii_case(kind.as_str()) => true,
+            Some(k) if node_type.is_some_and(|n| n.eq_ignore_ascii_case(k)) => true,
+            Some(k) => self.denied && !is_action_kind(k),
         }
     }
 
-    fn matches(&self, action: &Action, subject: &str) -> bool {
-        self.applies_to(action.kind())
+    fn matches(&self, action: &Action, subject: &str, node_type: Option<&str>) -> bool {
+        self.applies_to(action.kind(), node_type)
             && self
                 .compiled
                 .as_ref()
@@ -77,17 +87,45 @@ pub struct Snapshot {
 impl Snapshot {
     /// The first unexpired approval matching `action`.
     pub fn approval_for(&self, action: &Action) -> Option<&Entry> {
+        self.approval_for_node(action, None)
+    }
+
+    /// The first unexpired approval matching `action` of a workflow node of type `node_type`
+    /// (entries stored for that node type apply too).
+    pub fn approval_for_node(&self, action: &Action, node_type: Option<&str>) -> Option<&Entry> {
         let subject = action.subject();
         self.approved
             .iter()
-            .find(|e| !e.expired && e.matches(action, &subject))
+            .find(|e| !e.expired && e.matches(action, &subject, node_type))
     }
 
     /// The first denial matching `action`.
     pub fn denial_for(&self, action: &Action) -> Option<&Entry> {
-        let subject = action.subject();
-        self.denied.iter().find(|e| e.matches(action, &subject))
+        self.denial_for_node(action, None)
     }
+
+    /// The first denial matching `action` of a workflow node of type `node_type`.
+    pub fn denial_for_node(&self, action: &Action, node_type: Option<&str>) -> Option<&Entry> {
+        let subject = action.subject();
+        self.denied
+            .iter()
+            .find(|e| e.matches(action, &subject, node_type))
+    }
+}
+
+/// Whether `name` is an [`ActionKind`] name.
+fn is_action_kind(name: &str) -> bool {
+    [
+        ActionKind::Command,
+        ActionKind::Code,
+        ActionKind::Sql,
+        ActionKind::FileWrite,
+        ActionKind::ChangeSet,
+        ActionKind::Fetch,
+        ActionKind::Workflow,
+    ]
+    .iter()
+    .any(|k| k.as_str().eq_ignore_ascii_case(name))
 }
 
 /// (normalized pattern, node_type) of a raw entry.
@@ -174,6 +212,7 @@ pub(crate) fn parse_entry(v: &Value, denied: bool, now: OffsetDateTime) -> Resul
         kind,
         at,
         expired: !denied && expires.is_some_and(|e| e <= now),
+        denied,
         expires_at: if denied { None } else { expires_at },
         expires,
     })
@@ -197,7 +236,17 @@ mod tests {
         )
         .unwrap();
         assert!(e.expired);
-        assert!(e.applies_to(ActionKind::Command) && !e.applies_to(ActionKind::Sql));
+        assert!(e.applies_to(ActionKind::Command, None) && !e.applies_to(ActionKind::Sql, None));
+        // a workflow node type: its nodes' actions only, for an approval …
+        let e = parse_entry(&json!({"pattern": "x", "node_type": "http"}), false, now).unwrap();
+        assert!(e.applies_to(ActionKind::Command, Some("HTTP")));
+        assert!(!e.applies_to(ActionKind::Command, Some("shell")));
+        assert!(!e.applies_to(ActionKind::Command, None));
+        // … every kind for a denial
+        let d = parse_entry(&json!({"pattern": "x", "node_type": "http"}), true, now).unwrap();
+        assert!(d.applies_to(ActionKind::Command, None) && d.applies_to(ActionKind::Sql, None));
+        let d = parse_entry(&json!({"pattern": "x", "node_type": "sql"}), true, now).unwrap();
+        assert!(!d.applies_to(ActionKind::Command, None));
         assert!(parse_entry(&json!({"pattern": 3}), false, now).is_err());
         assert!(parse_entry(&json!({"pattern": "x", "expires_at": "soon"}), false, now).is_err());
         assert!(parse_entry(&json!(42), false, now).is_err());

@@ -11,8 +11,10 @@
 //!   cannot read ([`doc`]).
 //! - Patterns are normalized (templates `${x}` / `$x` → `*`); `*` matches everything; an
 //!   approval's star does not cross command separators ([`crate::pattern`]). `node_type` is an
-//!   [`riskgate_model::ActionKind`] name (`command`, `sql` …; `shell` means `command`); absent
-//!   or `*` means any kind.
+//!   [`riskgate_model::ActionKind`] name (`command`, `sql` …; `shell` means `command`) or a
+//!   workflow node type (`http`, `git` …: a workflow node's answer is stored under its own
+//!   type, and applies to nodes of that type; a denial under a name that is no action kind
+//!   applies to every kind); absent or `*` means any kind.
 //! - Expired approvals are ignored (and removed by [`ApprovalStore::prune`]); `expires_at: null`
 //!   never expires.
 //! - Loaded lazily, on the first question. A UTF-8 byte order mark is ignored. A malformed
