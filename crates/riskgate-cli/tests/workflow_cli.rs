@@ -236,3 +236,126 @@ fn yaml_workflows_and_user_registries() {
     let (code, _, _) = run(d, &["workflow", "check"]);
     assert_eq!(code, 2);
 }
+
+fn json_of(out: &str) -> Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"))
+}
+
+#[test]
+fn session_analysis_cache_is_shared_by_separate_processes() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("wf.json"), NGINX).unwrap();
+    let check = |session: &str| {
+        let (code, out, err) = run(
+            d,
+            &[
+                "workflow",
+                "check",
+                "wf.json",
+                "--force",
+                "--format",
+                "json",
+                "--session",
+                session,
+            ],
+        );
+        assert_eq!(code, 0, "{out}\n{err}");
+        json_of(&out)
+    };
+    let first = check("agent-1");
+    assert_eq!(first["from_cache"], false);
+    // a second and a third process of the same session reuse the analysis
+    for _ in 0..2 {
+        let again = check("agent-1");
+        assert_eq!(again["from_cache"], true, "{again}");
+        assert_eq!(again["risk_hash"], first["risk_hash"]);
+        assert_eq!(again["risks"], first["risks"]);
+    }
+    // another session does not
+    assert_eq!(check("agent-2")["from_cache"], false);
+    // a changed risky node is analyzed again
+    std::fs::write(
+        d.join("wf.json"),
+        NGINX.replace("sudo apt update", "sudo apt remove nginx"),
+    )
+    .unwrap();
+    let changed = check("agent-1");
+    assert_eq!(changed["from_cache"], false);
+    assert_ne!(changed["risk_hash"], first["risk_hash"]);
+    // a corrupt entry is ignored with a warning, never trusted
+    let cache = d.join("state").join("workflow-cache");
+    for e in std::fs::read_dir(&cache).unwrap().flatten() {
+        if e.path().extension().is_some_and(|x| x == "json") {
+            std::fs::write(e.path(), "{not json").unwrap();
+        }
+    }
+    let (code, out, err) = run(
+        d,
+        &[
+            "workflow",
+            "check",
+            "wf.json",
+            "--force",
+            "--format",
+            "json",
+            "--session",
+            "agent-1",
+        ],
+    );
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert_eq!(json_of(&out)["from_cache"], false);
+    assert!(err.contains("analysis cache entry ignored"), "{err}");
+}
+
+#[test]
+fn refused_workflow_json_lists_every_risk() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("wf.json"),
+        r#"{"nodes": [
+            {"id": "wipe", "type": "shell", "params": {"command": "rm -rf /"}},
+            {"id": "restart", "type": "shell", "params": {"command": "sudo systemctl restart nginx"}},
+            {"id": "hello", "type": "shell", "params": {"command": "echo hello"}}
+        ]}"#,
+    )
+    .unwrap();
+    let (code, out, _) = run(d, &["workflow", "check", "--format", "json", "wf.json"]);
+    assert_eq!(code, 4);
+    let v = json_of(&out);
+    assert_eq!(v["refusal"], "critical");
+    assert_eq!(v["risk"]["node_id"], "wipe");
+    let risks = v["risks"].as_array().unwrap();
+    let find = |id: &str| risks.iter().find(|r| r["node_id"] == id).cloned();
+    let wipe = find("wipe").expect("the deciding risk is listed");
+    assert_eq!(wipe["level"], "CRITICAL");
+    let restart = find("restart").expect("the HIGH risk is listed too");
+    assert_eq!(restart["level"], "HIGH");
+    assert!(
+        !restart["description"].as_str().unwrap_or("").is_empty(),
+        "{restart}"
+    );
+    assert!(find("hello").is_none());
+
+    // refused for a HIGH risk nobody accepted: every risk, MEDIUM ones included
+    std::fs::write(
+        d.join("wf2.json"),
+        r#"{"nodes": [
+            {"id": "restart", "type": "shell", "params": {"command": "sudo systemctl restart nginx"}},
+            {"id": "get", "type": "http", "params": {"method": "POST", "url": "http://example.com/x"}}
+        ]}"#,
+    )
+    .unwrap();
+    let (code, out, _) = run(d, &["workflow", "check", "--format", "json", "wf2.json"]);
+    assert_eq!(code, 4, "{out}");
+    let v = json_of(&out);
+    assert_eq!(v["refusal"], "not_accepted");
+    let ids: Vec<&str> = v["risks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["node_id"].as_str())
+        .collect();
+    assert!(ids.contains(&"restart") && ids.contains(&"get"), "{v}");
+}
