@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """Per-call latency of the `riskgate` binary against `/bin/true`, measured in the same run.
 
-Usage: python3 bench/latency.py [--bin target/x86_64-unknown-linux-gnu/release/riskgate] [--runs 300] [--only hook]
+Usage: python3 bench/latency.py [--bin PATH] [--runs 300] [--only hook]
 
 Hook cases (`riskgate hook claude`) get their Claude Code PreToolUse payload on stdin, as the
-agent sends it (the pipe is part of the hook's cost). The default build is statically linked
-(.cargo/config.toml), as the README's figures are:
+agent sends it (the pipe is part of the hook's cost). Without --bin, on Linux, the binary is
+the static release build of `scripts/build-static.sh` (run first: it builds, or does nothing
+when the build is current), as the README's figures are; elsewhere target/release/riskgate
+(`cargo build --release -p riskgate-cli`):
 
-    cargo build --release -p riskgate-cli
     python3 bench/latency.py --runs 200 --only hook
 
 Each case is run --runs times, interleaved with /bin/true so machine noise hits both alike
@@ -21,6 +22,7 @@ riskgate only rates the strings.
 import argparse
 import json
 import os
+import platform
 import statistics
 import subprocess
 import tempfile
@@ -61,18 +63,26 @@ def timed(argv, env, stdin=None):
     return time.perf_counter() - t
 
 
+def default_bin():
+    """The static release build on Linux (scripts/build-static.sh), else target/release."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if platform.system() == "Linux":
+        out = subprocess.run([os.path.join(root, "scripts/build-static.sh")], cwd=root,
+                             stdout=subprocess.PIPE, check=True).stdout.decode().strip()
+        return os.path.join(root, out)
+    return os.path.join(root, "target/release/riskgate")
+
+
 def main():
     ap = argparse.ArgumentParser()
-    # The workspace builds for an explicit target (.cargo/config.toml: static linking).
-    default_bin = next(
-        (p for p in ("target/x86_64-unknown-linux-gnu/release/riskgate", "target/release/riskgate")
-         if os.path.exists(p)),
-        "target/release/riskgate",
-    )
-    ap.add_argument("--bin", default=default_bin)
+    ap.add_argument("--bin", default=None,
+                    help="the binary to measure (default: the static build on Linux)")
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--only", default="", help="run only the cases whose name starts with this")
     args = ap.parse_args()
+    if args.bin is None:
+        args.bin = default_bin()
+    print(f"binary: {args.bin}")
     cases = [(*c, None, None)[:4] for c in CASES if c[0].startswith(args.only)]
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, XDG_CONFIG_HOME=tmp + "/config", XDG_DATA_HOME=tmp + "/data",

@@ -52,11 +52,26 @@ RM = "rm -rf /"
 
 
 def find_bin():
-    for p in ("target/x86_64-unknown-linux-gnu/release/riskgate", "target/release/riskgate"):
-        p = os.path.join(ROOT, p)
+    """The release build (`cargo build --release -p riskgate-cli`), else the static one
+    (`scripts/build-static.sh`)."""
+    release = os.path.join(ROOT, "target/release/riskgate")
+    static = os.path.join(ROOT, "target/static", host_triple(), "release/riskgate")
+    for p in (release, static):
         if os.path.exists(p):
             return p
-    return os.path.join(ROOT, "target/release/riskgate")
+    return release
+
+
+def host_triple():
+    """The host's target triple, as `rustc -vV` names it (cargo-fuzz and the static build use it)."""
+    try:
+        out = subprocess.run(["rustc", "-vV"], capture_output=True, check=False).stdout.decode()
+    except OSError:
+        return "x86_64-unknown-linux-gnu"
+    for line in out.splitlines():
+        if line.startswith("host: "):
+            return line[len("host: "):].strip()
+    return "x86_64-unknown-linux-gnu"
 
 
 TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
@@ -357,7 +372,7 @@ def run_hooks(binary, env, items):
 
 def run_hooks_fuzz(items, tmp):
     exe = None
-    for p in ("fuzz/target/x86_64-unknown-linux-gnu/release/hook_payload",):
+    for p in (f"fuzz/target/{host_triple()}/release/hook_payload",):
         if os.path.exists(os.path.join(ROOT, p)):
             exe = os.path.join(ROOT, p)
     if exe is None:

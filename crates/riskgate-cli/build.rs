@@ -8,7 +8,7 @@ fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
-    // A static build (`.cargo/config.toml`: `+crt-static`, `relocation-model=static`) is
+    // The static build (`scripts/build-static.sh`: `+crt-static`, `relocation-model=static`) is
     // already position-dependent; `-no-pie` on top of it would ask for an interpreter.
     let features = std::env::var("CARGO_CFG_TARGET_FEATURE").unwrap_or_default();
     if os == "linux" && env == "gnu" && !features.split(',').any(|f| f == "crt-static") {

@@ -18,6 +18,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write as _};
+#[cfg(unix)]
 use std::os::unix::fs::{MetadataExt as _, OpenOptionsExt as _};
 use std::path::{Path, PathBuf};
 
@@ -51,11 +52,11 @@ pub fn append(db: &Path, record: &AuditRecord) -> io::Result<u64> {
     line.push(b'\n');
     // A few tries: each failure means a mover renamed the file between our open and lock.
     for _ in 0..4 {
-        let mut file = OpenOptions::new()
-            .append(true)
-            .create(true)
-            .mode(0o600)
-            .open(&path)?;
+        let mut options = OpenOptions::new();
+        options.append(true).create(true);
+        #[cfg(unix)]
+        options.mode(0o600);
+        let mut file = options.open(&path)?;
         file.lock_shared()?;
         if !still_at(&file, &path)? {
             continue;
@@ -73,10 +74,26 @@ pub fn append(db: &Path, record: &AuditRecord) -> io::Result<u64> {
 fn still_at(file: &File, path: &Path) -> io::Result<bool> {
     let open = file.metadata()?;
     Ok(match fs::metadata(path) {
-        Ok(now) => now.ino() == open.ino() && now.dev() == open.dev(),
+        Ok(now) => same_file(&now, &open),
         Err(e) if e.kind() == io::ErrorKind::NotFound => false,
         Err(e) => return Err(e),
     })
+}
+
+/// Whether two metadata describe the same file: device and inode on Unix.
+#[cfg(unix)]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    a.ino() == b.ino() && a.dev() == b.dev()
+}
+
+/// Elsewhere (Windows: no stable file id in std), the creation time tells a journal from the
+/// fresh one created after a mover renamed it aside; without creation times, trust the path.
+#[cfg(not(unix))]
+fn same_file(a: &fs::Metadata, b: &fs::Metadata) -> bool {
+    match (a.created(), b.created()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => true,
+    }
 }
 
 /// Records taken out of the journal, and the file(s) to delete once they are stored.

@@ -170,8 +170,10 @@ fn run_hook_with(args: Args, use_server: bool) -> anyhow::Result<ExitCode> {
 }
 
 /// A time limit of zero (none) still bounds the wait for a server.
+#[cfg(unix)]
 const UNLIMITED_SERVER_SHARE: Duration = Duration::from_secs(4);
 /// Less than this left of the time limit: the time limit's answer rather than deciding alone.
+#[cfg(unix)]
 const MIN_ALONE: Duration = Duration::from_millis(20);
 
 /// One call through the hook server, from `start`, ending by `timeout` after it (plus the
@@ -259,8 +261,10 @@ fn through_server(
 }
 
 /// Stdin that could not be read in time: `run` answers with the error.
+#[cfg(unix)]
 struct FailingInput(Option<std::io::Error>);
 
+#[cfg(unix)]
 impl std::io::Read for FailingInput {
     fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
         Err(self

@@ -29,6 +29,9 @@
 //!
 //! Unix only: elsewhere [`enabled`] is false and every call is decided in its own process.
 
+// The wire protocol below is spoken only by the Unix transport (`client`, `listener`).
+#![cfg_attr(not(unix), allow(dead_code, unused_imports))]
+
 #[cfg(unix)]
 pub mod client;
 #[cfg(unix)]
