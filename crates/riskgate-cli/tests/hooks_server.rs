@@ -1,7 +1,9 @@
 //! The hook server (issue 5, latency): the first `riskgate hook` call decides by itself and
 //! starts a server; later calls are answered by it with the same answers, the same audit
 //! log; a server that is gone means deciding alone again; `hook-server --stop` and the idle
-//! time end it. Nothing assessed is executed: the commands are strings in payloads.
+//! time end it. Nothing assessed is executed: the commands are strings in payloads. Unix only:
+//! elsewhere there is no hook server and every hook call decides alone.
+#![cfg(unix)]
 
 mod hooks_common;
 

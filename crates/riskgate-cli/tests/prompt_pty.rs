@@ -1,6 +1,8 @@
 //! The interactive prompt, driven through a real pseudo-terminal (issue 4): the question
 //! appears, and `y`, `N` (or just Enter), `always`, `never` and silence until the timeout each
 //! lead to the right decision, exit code and stored answer. Nothing assessed is executed.
+//! Unix only (pseudo-terminals).
+#![cfg(unix)]
 
 use std::path::Path;
 use std::process::Command;
