@@ -200,3 +200,23 @@ fn scan_answers_every_line_in_order() {
     let errors = lines.iter().filter(|l| l.contains("\"error\"")).count();
     assert_eq!(errors, 4, "exactly the malformed lines are errors");
 }
+
+/// The attacks reported against `check`: each is refused (exit 4), none is allowed.
+#[test]
+fn reported_attacks_are_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let cases = [
+        format!("{}rm -rf /", "\"$(".repeat(20)),
+        format!("{}rm -rf /", "timeout 5 ".repeat(65)),
+        "sudo AWS_PROFILE=prod aws s3 rb s3://prod-logs --force".to_string(),
+        "cd /srv && chmod u+s /bin/bash".to_string(),
+        "riskgate approvals revoke 'git stash clear'".to_string(),
+    ];
+    for c in cases {
+        let out = common::riskgate(dir.path())
+            .args(["check", "--no-prompt", "--", &c])
+            .output()
+            .expect("check runs");
+        assert_eq!(out.status.code(), Some(4), "{c}");
+    }
+}
