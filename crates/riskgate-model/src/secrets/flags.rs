@@ -223,17 +223,17 @@ struct Word {
     end: usize,
 }
 
-/// Cut `text` into commands of words. `quotes`: quoted text stays in one word.
-fn commands(text: &str, quotes: bool) -> Vec<Vec<Word>> {
+/// Cut `text` into commands of words and hand each to `f` in turn (one buffer, so memory
+/// stays bounded by the longest command, not the whole text). `quotes`: quoted text stays in
+/// one word.
+fn for_each_command(text: &str, quotes: bool, mut f: impl FnMut(&[Word])) {
     let bytes = text.as_bytes();
-    let mut out = vec![Vec::new()];
+    let mut cmd: Vec<Word> = Vec::new();
     let mut start: Option<usize> = None;
     let mut quote: Option<u8> = None;
     let mut i = 0;
-    let end_word = |out: &mut Vec<Vec<Word>>, start: &mut Option<usize>, i: usize| {
-        if let Some(s) = start.take()
-            && let Some(cmd) = out.last_mut()
-        {
+    let end_word = |cmd: &mut Vec<Word>, start: &mut Option<usize>, i: usize| {
+        if let Some(s) = start.take() {
             cmd.push(Word { start: s, end: i });
         }
     };
@@ -256,11 +256,12 @@ fn commands(text: &str, quotes: bool) -> Vec<Vec<Word>> {
                 start.get_or_insert(i);
                 i += 1;
             }
-            b' ' | b'\t' | b'\r' => end_word(&mut out, &mut start, i),
+            b' ' | b'\t' | b'\r' => end_word(&mut cmd, &mut start, i),
             b'\n' | b';' | b'|' | b'&' | b'(' | b')' | b'`' => {
-                end_word(&mut out, &mut start, i);
-                if out.last().is_some_and(|c| !c.is_empty()) {
-                    out.push(Vec::new());
+                end_word(&mut cmd, &mut start, i);
+                if !cmd.is_empty() {
+                    f(&cmd);
+                    cmd.clear();
                 }
             }
             _ => {
@@ -269,8 +270,8 @@ fn commands(text: &str, quotes: bool) -> Vec<Vec<Word>> {
         }
         i += 1;
     }
-    end_word(&mut out, &mut start, bytes.len().min(i));
-    out
+    end_word(&mut cmd, &mut start, bytes.len().min(i));
+    f(&cmd);
 }
 
 /// The word as a program name: its last component after a path, quote or JSON punctuation.
@@ -348,9 +349,7 @@ fn push(found: &mut Vec<Found>, span: Option<(usize, usize)>, description: &'sta
 /// Credentials given as option values, in both cuttings of the text.
 pub(crate) fn scan(text: &str, found: &mut Vec<Found>) {
     for quotes in [true, false] {
-        for cmd in commands(text, quotes) {
-            scan_command(text, &cmd, found);
-        }
+        for_each_command(text, quotes, |cmd| scan_command(text, cmd, found));
     }
 }
 
