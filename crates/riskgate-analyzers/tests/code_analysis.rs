@@ -284,3 +284,28 @@ fn base64_literals_handed_to_shells_are_decoded_and_read() {
     let benign = py("import base64, os\nos.system(base64.b64decode('bHMgLWxh').decode())");
     assert!(benign.level < RiskLevel::High, "{:?}", benign.findings);
 }
+
+/// Issue 11: `f(` × n … `)` × n was cubic (every call resolved its arguments all the way
+/// down). Nesting past the value bound is analyzed linearly and marked incomplete (HIGH,
+/// needs a person); calls at every depth are still collected, so a dangerous call at the
+/// bottom is still found. Speed is measured by `scripts/code-nesting.sh`, not asserted here.
+#[test]
+fn deep_call_nesting_is_bounded_incomplete_and_still_sees_calls() {
+    let n = 6_000;
+    for (open, close, lang) in [("f(", ")", "py"), ("f(", ")", "js"), ("g([", "])", "py")] {
+        let code = format!("{}0{}", open.repeat(n), close.repeat(n));
+        let a = if lang == "py" { py(&code) } else { js(&code) };
+        assert!(a.degraded, "{open} × {n} must be incomplete");
+        assert!(a.level >= RiskLevel::High, "{open} × {n}: {:?}", a.level);
+    }
+    let code = format!(
+        "import shutil\n{}shutil.rmtree('/'){}",
+        "f(".repeat(n),
+        ")".repeat(n)
+    );
+    let a = py(&code);
+    assert_eq!(a.level, RiskLevel::Critical, "{:?}", a.rule_ids());
+    // Shallow nesting is analyzed completely.
+    let a = py("print(len(str(int(float(abs(round(1.5)))))))");
+    assert!(!a.degraded && a.level <= RiskLevel::Low, "{:?}", a.findings);
+}

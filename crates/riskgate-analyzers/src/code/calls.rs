@@ -1,7 +1,7 @@
 //! Walks a token stream and collects calls with resolved names and parsed arguments, while
 //! tracking imports, aliases and constant strings in source order (see `bindings`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use riskgate_model::{Language, Span};
@@ -11,6 +11,12 @@ use super::token::{Token, TokenKind};
 
 /// Source text of arguments is kept up to this many bytes.
 const MAX_ARG_TEXT: usize = 300;
+
+/// How deep argument values are resolved (`f(g(h(…)))`, `[[[…]]]`). Every call is still
+/// collected by the main walk; past this depth an argument's value is only its text and the
+/// analysis is incomplete. Without the bound, resolving the arguments of every call of a
+/// nesting `n` deep cost O(n²) per call and O(n³) in all (issue 11: `f(` × 3,000 timed out).
+pub(crate) const MAX_VALUE_DEPTH: usize = 32;
 
 /// Names bound by imports and assignments, and constant values.
 #[derive(Debug, Default, Clone)]
@@ -27,6 +33,10 @@ pub(crate) struct Walker<'a> {
     /// Index of the matching bracket for every opening and closing bracket.
     pub partner: Vec<Option<usize>>,
     consumed: RefCell<Vec<bool>>,
+    /// Current nesting of [`Walker::value`].
+    depth: Cell<usize>,
+    /// Set when a value was cut at [`MAX_VALUE_DEPTH`].
+    truncated: Cell<bool>,
 }
 
 /// Collect calls, assignments, imports and strings from `toks` into `a`.
@@ -47,6 +57,8 @@ fn walk(toks: &[Token], lang: Language, code: &str, a: &mut Analysis, scope: &mu
         lang,
         partner: partners(toks),
         consumed: RefCell::new(vec![false; toks.len()]),
+        depth: Cell::new(0),
+        truncated: Cell::new(false),
     };
     let mut stmt_start = true;
     let mut i = 0;
@@ -105,6 +117,9 @@ fn walk(toks: &[Token], lang: Language, code: &str, a: &mut Analysis, scope: &mu
             _ => {}
         }
         i += 1;
+    }
+    if w.truncated.get() {
+        a.incomplete = true;
     }
 }
 
@@ -464,8 +479,21 @@ impl Walker<'_> {
         }
     }
 
-    /// The value of the expression in tokens `[from, to)`.
+    /// The value of the expression in tokens `[from, to)`, resolved at most
+    /// [`MAX_VALUE_DEPTH`] values deep (deeper: its text, and the analysis is incomplete).
     pub(crate) fn value(&self, from: usize, to: usize, scope: &Scope) -> ArgValue {
+        let depth = self.depth.get();
+        if depth >= MAX_VALUE_DEPTH {
+            self.truncated.set(true);
+            return ArgValue::Other(self.text(from, to.saturating_sub(1)));
+        }
+        self.depth.set(depth + 1);
+        let v = self.value_at(from, to, scope);
+        self.depth.set(depth);
+        v
+    }
+
+    fn value_at(&self, from: usize, to: usize, scope: &Scope) -> ArgValue {
         let Some(first) = self.toks.get(from) else {
             return ArgValue::Other(String::new());
         };
@@ -551,17 +579,15 @@ impl Walker<'_> {
         use base64::Engine as _;
         const DECODERS: &[&str] = &["b64decode", "standard_b64decode", "decodebytes", "atob"];
         let toks = self.toks.get(from..to)?;
-        let k = toks.iter().position(|t| {
-            t.ident()
-                .is_some_and(|w| DECODERS.contains(&w) || w == "from")
-        })?;
-        // Before the decoder: a plain dotted name (`base64.`, `Buffer.`).
-        if !toks[..k]
+        // The decoder ends a plain dotted name (`base64.b64decode`, `Buffer.from`): only that
+        // prefix is searched, so the cost does not grow with the expression.
+        let k = toks
             .iter()
-            .all(|t| t.ident().is_some() || t.is_punct("."))
-        {
-            return None;
-        }
+            .take_while(|t| t.ident().is_some() || t.is_punct("."))
+            .position(|t| {
+                t.ident()
+                    .is_some_and(|w| DECODERS.contains(&w) || w == "from")
+            })?;
         let is_buffer = toks[k].ident() == Some("from");
         let lit = toks.get(k + 2).and_then(Token::str_lit)?;
         if !toks.get(k + 1)?.is_punct("(") || lit.interpolated {
