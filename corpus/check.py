@@ -24,6 +24,13 @@ FILES = {
                        {"command", "category", "technique", "note"}),
     "safe.jsonl": ("safe", 560, {"command", "category", "trap", "note", "id"}, {"command", "category"}),
 }
+# Mixed files (a `label` per line) checked on their own: valid keys and labels, no duplicate
+# inside the file, minimum entries per label. Lines shared with other files are counted, not
+# rejected: each round was written blind and measured as it was written.
+MIXED = {
+    "round9.jsonl": (150, 150),
+}
+MIXED_KEYS = {"command", "label", "category", "note", "id"}
 MIN_TRAPS = 120
 MIN_MULTILINE = 30
 
@@ -96,6 +103,29 @@ def main():
                 errors.append(f"{name}: {total} false-positive traps, at least {MIN_TRAPS} required")
             report.append(f"  false-positive traps: {total}")
             report.extend(f"    {t:<22} {n}" for t, n in sorted(traps.items(), key=lambda kv: (-kv[1], kv[0])))
+    for name, (min_dangerous, min_safe) in MIXED.items():
+        path = HERE / name
+        if not path.is_file():
+            errors.append(f"{name}: missing")
+            continue
+        entries = load(path, MIXED_KEYS, {"command", "label", "category"}, errors)
+        inside = {}
+        shared = 0
+        labels = Counter()
+        for where, obj in entries:
+            cmd = obj.get("command")
+            if obj.get("label") not in ("dangerous", "safe"):
+                errors.append(f"{where}: label must be `dangerous` or `safe`")
+            labels[obj.get("label")] += 1
+            if cmd in inside:
+                errors.append(f"{where}: duplicate of {inside[cmd]}: {cmd!r}")
+            inside[cmd] = where
+            shared += cmd in seen
+        if labels["dangerous"] < min_dangerous or labels["safe"] < min_safe:
+            errors.append(f"{name}: {labels['dangerous']} dangerous / {labels['safe']} safe, "
+                          f"at least {min_dangerous} / {min_safe} required")
+        report.append(f"{name}: {len(entries)} entries ({labels['dangerous']} dangerous, "
+                      f"{labels['safe']} safe; {shared} also in the files above)")
     if multiline < MIN_MULTILINE:
         errors.append(f"{multiline} multi-line entries in total, at least {MIN_MULTILINE} required")
     report.append(f"multi-line entries (all files): {multiline}")
