@@ -10,6 +10,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
+use aho_corasick::{AhoCorasick, MatchKind};
 use regex::bytes::{RegexSet, RegexSetBuilder};
 
 use crate::predicate::{DFA_SIZE_LIMIT, REGEX_SIZE_LIMIT};
@@ -25,7 +26,14 @@ pub(crate) struct Prefilter {
     unfiltered: &'static [u32],
     regex_of: fn(u32) -> Option<&'static str>,
     set: OnceLock<UnfilteredSet>,
+    /// The literals as one automaton, built on first use for large texts only (small texts,
+    /// the common case, keep the table search and pay nothing at start-up).
+    automaton: OnceLock<Option<AhoCorasick>>,
 }
+
+/// Texts at least this long are searched with the automaton: the table search costs up to
+/// (longest literal × log literals) per byte, which adversarial megabytes turn into seconds.
+const AUTOMATON_FROM: usize = 16 * 1024;
 
 #[derive(Debug)]
 struct UnfilteredSet {
@@ -59,6 +67,7 @@ impl Prefilter {
             unfiltered,
             regex_of,
             set: OnceLock::new(),
+            automaton: OnceLock::new(),
         }
     }
 
@@ -67,8 +76,26 @@ impl Prefilter {
         let mut out = Vec::new();
         if !self.literals.is_empty() {
             let lower = hay.as_bytes().to_ascii_lowercase();
-            for i in 0..lower.len() {
-                self.literals_at(&lower[i..], &mut out);
+            match self.automaton_for(lower.len()) {
+                Some(ac) => {
+                    // Each literal once, however often it occurs.
+                    let mut seen = vec![false; self.literals.len()];
+                    for m in ac.find_overlapping_iter(&lower[..]) {
+                        let i = m.pattern().as_usize();
+                        if let (Some(false), Some((_, rules))) = (seen.get(i), self.literals.get(i))
+                        {
+                            out.extend_from_slice(rules);
+                            if let Some(s) = seen.get_mut(i) {
+                                *s = true;
+                            }
+                        }
+                    }
+                }
+                None => {
+                    for i in 0..lower.len() {
+                        self.literals_at(&lower[i..], &mut out);
+                    }
+                }
             }
         }
         if !self.unfiltered.is_empty() {
@@ -88,6 +115,20 @@ impl Prefilter {
     }
 
     /// Push the rules of every literal that is a prefix of `rest`.
+    fn automaton_for(&self, len: usize) -> Option<&AhoCorasick> {
+        if len < AUTOMATON_FROM {
+            return None;
+        }
+        self.automaton
+            .get_or_init(|| {
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::Standard)
+                    .build(self.literals.iter().map(|(l, _)| l.as_bytes()))
+                    .ok()
+            })
+            .as_ref()
+    }
+
     fn literals_at(&self, rest: &[u8], out: &mut Vec<u32>) {
         let lits: &[(&str, &[u32])] = &self.literals;
         let (mut lo, mut hi) = (0usize, lits.len());
@@ -175,6 +216,29 @@ mod tests {
         assert_eq!(pf.candidates("rm -r x"), vec![5, 6]);
         assert_eq!(pf.candidates("ls -la"), Vec::<u32>::new());
         assert_eq!(pf.candidates(""), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn large_texts_find_the_same_literals_through_the_automaton() {
+        let pf = Prefilter::new(LITS, &[], none);
+        let pad = "x".repeat(AUTOMATON_FROM);
+        for (text, want) in [
+            ("git push --FORCE-with-lease", vec![1, 2, 3]),
+            ("psql -c 'Drop Table x'", vec![4]),
+            ("rm -r x", vec![5, 6]),
+            ("ls -la", vec![]),
+        ] {
+            let small = pf.candidates(text);
+            assert_eq!(small, want, "{text}");
+            for big in [
+                format!("{pad}{text}"),
+                format!("{text}{pad}"),
+                text.repeat(3000),
+            ] {
+                assert!(big.len() >= AUTOMATON_FROM);
+                assert_eq!(pf.candidates(&big), want, "{text} in a large text");
+            }
+        }
     }
 
     #[test]
