@@ -405,6 +405,58 @@ fn c_install_unknown_npm_package() {
     );
 }
 
+#[test]
+fn c_dependency_from_git_url_or_unknown_registry() {
+    // an existing dependency switched from the registry to someone's Git repository
+    let before =
+        "{\n  \"name\": \"web\",\n  \"dependencies\": {\n    \"lodash\": \"^4.17.21\"\n  }\n}\n";
+    let after = before.replace("^4.17.21", "git+https://github.com/someone/lodash.git#main");
+    let r = test_env(&diff_of(
+        &[("package.json", before)],
+        &[("package.json", Some(&after))],
+    ));
+    assert_class(&r, RiskClass::C);
+    let c = r
+        .criteria
+        .iter()
+        .find(|c| c.id == "third-party.unreviewed-source")
+        .expect("unreviewed source");
+    assert_eq!(
+        c.evidence.as_deref(),
+        Some("lodash git+https://github.com/someone/lodash.git#main")
+    );
+    // a lockfile entry resolved from an unknown registry, credentials kept out of the report
+    let lock_before = "{\n  \"packages\": {\n    \"node_modules/lodash\": {\n      \"version\": \"4.17.21\",\n      \"resolved\": \"https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz\"\n    }\n  }\n}\n";
+    let lock_after = lock_before.replace(
+        "https://registry.npmjs.org/",
+        "https://ci:hunter2@npm.mirror.example/",
+    );
+    let r = test_env(&diff_of(
+        &[("package-lock.json", lock_before)],
+        &[("package-lock.json", Some(&lock_after))],
+    ));
+    assert_class(&r, RiskClass::C);
+    assert!(!r.render_text().contains("hunter2"), "{}", r.render_text());
+    // a requirements file gaining an extra index
+    let r = test_env(&diff_of(
+        &[("requirements.txt", "flask==3.0.0\n")],
+        &[(
+            "requirements.txt",
+            Some("--extra-index-url https://pypi.internal.example/simple\nflask==3.0.0\n"),
+        )],
+    ));
+    assert_class(&r, RiskClass::C);
+    // a registry version bump stays B
+    let r = test_env(&diff_of(
+        &[("package.json", before)],
+        &[(
+            "package.json",
+            Some(&before.replace("^4.17.21", "^4.17.22")),
+        )],
+    ));
+    assert_class(&r, RiskClass::B);
+}
+
 // ---- test environment vs production ----
 
 fn both(d: &str) -> (RiskClass, RiskClass) {

@@ -651,6 +651,18 @@ pub(crate) fn file_criteria(sink: &mut Sink, f: &FileChange) {
             false,
         );
     }
+    for s in deps::unreviewed_sources(f) {
+        sink.fire(
+            "third-party.unreviewed-source",
+            C,
+            Critical,
+            "Unreviewed third-party code: a dependency from a URL, a Git repository or an unknown registry",
+            file,
+            Some(s.line),
+            Some(format!("{} {}", s.name, s.source)),
+            false,
+        );
+    }
 
     // how it changes
     if f.status == ChangeStatus::Deleted {

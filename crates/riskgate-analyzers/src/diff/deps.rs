@@ -8,6 +8,9 @@ use regex::Regex;
 
 use super::parse::{DiffLine, FileChange};
 
+mod sources;
+pub use sources::unreviewed_sources;
+
 /// One dependency line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dep {
