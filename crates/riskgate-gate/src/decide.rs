@@ -4,8 +4,10 @@
 //! Order (seed 002's flow, seed 000's rules, seed 003's escalation):
 //! 1. Blocklist: an extra pattern at CRITICAL → CRITICAL, denied before anything else.
 //! 2. Extra patterns below CRITICAL raise the level to at least theirs.
-//! 3. Overrides set the level (the highest layer's matching override wins). Never for a
-//!    CRITICAL assessment, and a project file's override never lowers HIGH.
+//! 3. Overrides set the level: every command of the line must be covered by an override
+//!    (the highest layer's that covers it; the line takes the highest of their levels, see
+//!    [`crate::cmdpattern`]). Never for a CRITICAL assessment, and a project file's override
+//!    never lowers HIGH.
 //! 4. Paths written (a file write's path, plus the write targets the caller passes for
 //!    commands): a blocked path → at least HIGH; outside `allowed_paths` → at least MEDIUM.
 //! 5. Environment: in production a data modification goes up one level (HIGH → CRITICAL).
@@ -31,6 +33,7 @@ use std::path::PathBuf;
 use riskgate_model::{Action, Assessment, Decision, RiskLevel, WriteOp};
 use serde::{Deserialize, Serialize};
 
+use crate::cmdpattern::{Subject, covering_levels};
 use crate::pattern::normalize_pattern;
 use crate::policy::{Environment, PathVerdict, PatternRule, Policy, Trust};
 
@@ -195,15 +198,15 @@ pub fn effective_level(
     policy: &Policy,
     ctx: &Context,
 ) -> Leveling {
-    let subject = action.subject();
-    let kind = action.kind();
+    // parsed on first use, once, for every pattern (see `crate::cmdpattern`)
+    let subject = Subject::new(action);
     let mut lv = Leveling {
         level: assessment.level,
         blocked: None,
         by_override: false,
         adjustments: Vec::new(),
     };
-    let matching = |r: &&PatternRule| r.pattern.matches(&subject, kind);
+    let matching = |r: &&PatternRule| r.pattern.matches(&subject);
     if let Some(b) = policy
         .patterns()
         .iter()
@@ -231,25 +234,28 @@ pub fn effective_level(
             lv.level = r.level;
         }
     }
+    // every command of the line covered, each by the highest-layer override that covers it
     if lv.level < RiskLevel::Critical
-        && let Some(o) = policy.overrides().iter().rev().find(matching)
+        && let Some(used) = covering_levels(policy.overrides(), |r| &r.pattern, &subject)
+        && let Some(level) = used.iter().map(|o| o.level).max()
     {
-        if o.source.is_project() && lv.level >= RiskLevel::High && o.level < lv.level {
+        let names = used
+            .iter()
+            .map(|o| format!("`{}` ({})", o.pattern.as_str(), o.source))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let from_project = used
+            .iter()
+            .any(|o| o.source.is_project() && o.level < lv.level);
+        if from_project && lv.level >= RiskLevel::High && level < lv.level {
             lv.adjustments.push(format!(
-                "override `{}` ({}) ignored: a project file cannot lower {}",
-                o.pattern.as_str(),
-                o.source,
+                "override {names} ignored: a project file cannot lower {}",
                 lv.level
             ));
-        } else if o.level != lv.level {
-            lv.adjustments.push(format!(
-                "override `{}` ({}): {} -> {}",
-                o.pattern.as_str(),
-                o.source,
-                lv.level,
-                o.level
-            ));
-            lv.level = o.level;
+        } else if level != lv.level {
+            lv.adjustments
+                .push(format!("override {names}: {} -> {level}", lv.level));
+            lv.level = level;
             lv.by_override = true;
         } else {
             lv.by_override = true;

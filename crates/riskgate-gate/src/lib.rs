@@ -10,7 +10,8 @@
 //! - [`prompt`]: `Continue? [y/N/always/never]` on `/dev/tty`, with a timeout.
 //! - [`audit`]: the SQLite audit log; [`redact`] keeps secrets out of it.
 //! - [`gate`]: [`Gate::evaluate`] ties them together.
-//! - Helpers: [`pattern`] (approval/override patterns), [`atomic`] (locked atomic writes),
+//! - Helpers: [`cmdpattern`] (policy patterns on parsed commands), [`pattern`] (text
+//!   patterns of approvals, and of policy patterns that are not commands), [`atomic`] (locked atomic writes),
 //!   [`paths`] (XDG directories), [`clock`] (RFC 3339, `--since`), [`error`].
 //!
 //! ```
@@ -42,6 +43,7 @@ pub mod approvals;
 pub mod atomic;
 pub mod audit;
 pub mod clock;
+pub mod cmdpattern;
 pub mod decide;
 pub mod error;
 pub mod gate;

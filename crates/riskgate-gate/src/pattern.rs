@@ -27,6 +27,9 @@ pub enum MatchMode {
     Whole,
     /// The whole subject must match, ignoring case; `*` is bounded by separators.
     WholeIgnoreCase,
+    /// The subject must start with a match, ignoring case; `*` is unbounded (the words of
+    /// one parsed command, see [`crate::cmdpattern`]).
+    Prefix,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -123,7 +126,10 @@ impl Pattern {
     /// Compile `text` (normalized by [`normalize_pattern`]) for matching in `mode`.
     pub fn new(text: &str, mode: MatchMode) -> Pattern {
         let text = normalize_pattern(text);
-        let ignore_case = matches!(mode, MatchMode::Substring | MatchMode::WholeIgnoreCase);
+        let ignore_case = matches!(
+            mode,
+            MatchMode::Substring | MatchMode::WholeIgnoreCase | MatchMode::Prefix
+        );
         let mut toks = Vec::with_capacity(text.len());
         for c in text.chars() {
             if c == '*' {
@@ -133,6 +139,10 @@ impl Pattern {
             } else {
                 toks.push(Tok::Lit(c));
             }
+        }
+        if mode == MatchMode::Prefix && !toks.is_empty() && toks.last() != Some(&Tok::Star) {
+            // whatever follows the pattern's words
+            toks.push(Tok::Star);
         }
         Pattern { text, toks, mode }
     }
@@ -168,6 +178,10 @@ impl Pattern {
             MatchMode::WholeIgnoreCase => {
                 let lower: Vec<char> = subject.chars().flat_map(char::to_lowercase).collect();
                 self.run(&lower, stops(kind), true)
+            }
+            MatchMode::Prefix => {
+                let lower: Vec<char> = subject.chars().flat_map(char::to_lowercase).collect();
+                self.run(&lower, &[], true)
             }
         }
     }
@@ -292,6 +306,15 @@ mod tests {
         let p = Pattern::new("Rm -rf build", MatchMode::WholeIgnoreCase);
         assert!(p.matches("rm -rf BUILD", CMD));
         assert!(!p.matches("rm -rf build2", CMD));
+    }
+
+    #[test]
+    fn prefix_patterns_are_anchored_at_the_start_only() {
+        let p = Pattern::new("rm -rf /", MatchMode::Prefix);
+        assert!(p.matches("rm -rf /", CMD));
+        assert!(p.matches("RM -rf /tmp/x; y", CMD));
+        assert!(!p.matches("echo rm -rf /", CMD));
+        assert!(!Pattern::new("", MatchMode::Prefix).matches("x", CMD));
     }
 
     #[test]

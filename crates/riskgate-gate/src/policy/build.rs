@@ -14,7 +14,7 @@ use super::locate::find_line;
 use super::{AskFallback, Environment, PathGlob, PatternRule, Policy, Source, Sourced, Trust};
 use crate::error::PolicyError;
 use crate::paths;
-use crate::pattern::{MatchMode, Pattern};
+use crate::cmdpattern::{Direction, PolicyPattern};
 
 /// Default prompt timeout, seconds.
 pub const DEFAULT_APPROVAL_TIMEOUT: u64 = 60;
@@ -152,7 +152,7 @@ impl Policy {
             .map(|s| s.to_string())
             .collect();
         let self_approval = PatternRule {
-            pattern: Pattern::new("riskgate approvals add", MatchMode::Substring),
+            pattern: self_approval_pattern(),
             level: RiskLevel::High,
             description: Some("an approval must come from a person, not from an agent".into()),
             source: Source::Builtin,
@@ -318,7 +318,7 @@ impl Policy {
                 ));
             }
             self.patterns.push(PatternRule {
-                pattern: Pattern::new(&e.pattern, MatchMode::Substring),
+                pattern: PolicyPattern::new(&e.pattern, Direction::Raise),
                 level: e.level.unwrap_or(RiskLevel::Critical),
                 description: e.description,
                 source: src.clone(),
@@ -333,7 +333,7 @@ impl Policy {
                 ));
             }
             self.overrides.push(PatternRule {
-                pattern: Pattern::new(&e.pattern, MatchMode::Whole),
+                pattern: PolicyPattern::new(&e.pattern, Direction::Lower),
                 level: e.level.unwrap_or(RiskLevel::Medium),
                 description: e.description,
                 source: src.clone(),
@@ -509,6 +509,13 @@ impl Policy {
             )
         })
     }
+}
+
+/// The built-in pattern that keeps agents from approving their own actions, compiled once.
+fn self_approval_pattern() -> PolicyPattern {
+    static P: OnceLock<PolicyPattern> = OnceLock::new();
+    P.get_or_init(|| PolicyPattern::new("riskgate approvals add", Direction::Raise))
+        .clone()
 }
 
 /// Anchor a written path glob: `~`/`$HOME` expanded; `**…` kept; in a project file `/…` and

@@ -40,7 +40,7 @@ use globset::GlobSet;
 use riskgate_model::RiskLevel;
 use serde::{Deserialize, Serialize};
 
-use crate::pattern::Pattern;
+use crate::cmdpattern::PolicyPattern;
 
 pub use build::{CliOverrides, Locations};
 pub use file::Format;
@@ -169,11 +169,12 @@ impl fmt::Display for AskFallback {
     }
 }
 
-/// An extra pattern or an override: a text pattern over the action's subject and a level.
+/// An extra pattern or an override: a pattern over the action's parsed command (or its
+/// text, see [`crate::cmdpattern`]) and a level.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PatternRule {
     /// The compiled pattern.
-    pub pattern: Pattern,
+    pub pattern: PolicyPattern,
     /// The level it sets (a floor for extra patterns; the level for overrides).
     pub level: RiskLevel,
     /// Why, for people.

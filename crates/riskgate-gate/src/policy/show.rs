@@ -77,14 +77,24 @@ impl Policy {
             ));
         }
         for (i, p) in self.patterns.iter().enumerate() {
-            let mut v = format!("{} -> {}", p.pattern.as_str(), p.level);
+            let mut v = format!(
+                "{} -> {} (matches {})",
+                p.pattern.as_str(),
+                p.level,
+                p.pattern.match_kind()
+            );
             if let Some(d) = &p.description {
                 v.push_str(&format!(" ({d})"));
             }
             rows.push(row(format!("patterns[{i}]"), v, &p.source));
         }
         for (i, p) in self.overrides.iter().enumerate() {
-            let mut v = format!("{} -> {}", p.pattern.as_str(), p.level);
+            let mut v = format!(
+                "{} -> {} (matches {})",
+                p.pattern.as_str(),
+                p.level,
+                p.pattern.match_kind()
+            );
             if let Some(d) = &p.description {
                 v.push_str(&format!(" ({d})"));
             }
