@@ -32,7 +32,7 @@ use crate::request::{Call, Tool};
 use crate::verdict::{Answer, Verdict};
 use crate::{Agent, AskSupport};
 use riskgate::paths;
-use riskgate::verdict::{self, Scope};
+use riskgate::verdict::Scope;
 
 /// The engine, built on first use (a file write of a Markdown file never needs it).
 pub struct LazyEngine {
@@ -128,12 +128,14 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     // paths are resolved (symbolic links followed) only for the calls that need it
     let scope = Scope::for_policy(&policy, &cwd, &call_roots(call));
     let engine = LazyEngine::new(&policy);
+    // the hook server's assessment cache (`None` when deciding alone)
+    let cached = crate::server::cache::CallScope::new(&policy, agent.name(), &call_roots(call));
     let audit_path = policy.audit_path();
     let mut gate = Gate::new(policy);
     let mut verdicts = Vec::new();
     for tool in &call.tools {
         let start = Instant::now();
-        let v = match prepare(tool, &ctx, &scope, &engine, gate.policy()) {
+        let v = match prepare(tool, &ctx, &scope, &engine, gate.policy(), cached.as_ref()) {
             Prepared::Gate {
                 action,
                 assessment,
@@ -233,16 +235,12 @@ fn prepare(
     scope: &Scope,
     engine: &LazyEngine,
     policy: &Policy,
+    cached: Option<&crate::server::cache::CallScope>,
 ) -> Prepared {
     let project = || scope.project();
     match tool {
         Tool::Shell { command, dir } => {
-            let p = verdict::prepare(
-                engine.get(),
-                scope,
-                &Action::command(command.clone()),
-                dir.as_deref(),
-            );
+            let p = crate::server::cache::shell(engine, scope, command, dir.as_deref(), cached);
             Prepared::Gate {
                 ctx: p.context(ctx),
                 action: p.action,

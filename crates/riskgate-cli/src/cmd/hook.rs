@@ -103,11 +103,15 @@ pub fn run_server(args: ServerArgs) -> anyhow::Result<ExitCode> {
             on_timeout: None,
             env,
         };
+        // counted per call: this thread answers one call at a time
+        let _ = server::cache::take_call_stats();
         let mut reply = run(opts, payload);
         if trace {
             let took = start.elapsed().as_micros();
+            let (hits, misses) = server::cache::take_call_stats();
+            let (all_hits, all_misses) = server::cache::stats();
             reply.stderr.push_str(&format!(
-                "riskgate: decided by the hook server in {took} µs\n"
+                "riskgate: decided by the hook server in {took} µs (assessment cache: {hits} from cache, {misses} assessed; since start {all_hits} from cache, {all_misses} assessed)\n"
             ));
         }
         reply

@@ -12,9 +12,9 @@ use riskgate_model::RiskLevel;
 use super::file::{self, Format, PolicyFile};
 use super::locate::find_line;
 use super::{AskFallback, Environment, PathGlob, PatternRule, Policy, Source, Sourced, Trust};
+use crate::cmdpattern::{Direction, PolicyPattern};
 use crate::error::PolicyError;
 use crate::paths;
-use crate::cmdpattern::{Direction, PolicyPattern};
 
 /// Default prompt timeout, seconds.
 pub const DEFAULT_APPROVAL_TIMEOUT: u64 = 60;
@@ -180,6 +180,15 @@ impl Policy {
             cwd: cwd.to_path_buf(),
             files: Vec::new(),
             warnings: Vec::new(),
+            fingerprint: chain(
+                "",
+                &[
+                    b"riskgate policy".as_slice(),
+                    env!("CARGO_PKG_VERSION").as_bytes(),
+                    cwd.as_os_str().as_encoded_bytes(),
+                    format!("{locations:?}").as_bytes(),
+                ],
+            ),
         };
         p.compile_sets();
         p
@@ -204,6 +213,7 @@ impl Policy {
         cli: &CliOverrides,
     ) -> Result<Policy, PolicyError> {
         let mut p = Policy::builtin_at(cwd, locations);
+        p.fingerprint = chain(&p.fingerprint, &[format!("{cli:?}").as_bytes()]);
         if !cli.no_config_files {
             if let Some(dir) = &locations.user_config_dir
                 && let Some(path) = find_one(dir, &USER_FILES)?
@@ -241,6 +251,10 @@ impl Policy {
             path: path.to_path_buf(),
             source: e,
         })?;
+        self.fingerprint = chain(
+            &self.fingerprint,
+            &[path.as_os_str().as_encoded_bytes(), text.as_bytes()],
+        );
         let format = Format::from_path(path).unwrap_or(Format::Yaml);
         let parsed = file::parse(path, &text, format)?;
         let base = match &source {
@@ -509,6 +523,19 @@ impl Policy {
             )
         })
     }
+}
+
+/// SHA-256 (hex) of `prev` and `parts` (each with its length): the policy's fingerprint, one
+/// input more.
+fn chain(prev: &str, parts: &[&[u8]]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(prev.as_bytes());
+    for part in parts {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part);
+    }
+    hex::encode(h.finalize())
 }
 
 /// The built-in pattern that keeps agents from approving their own actions, compiled once.

@@ -230,6 +230,7 @@ pub struct Policy {
     cwd: PathBuf,
     files: Vec<Source>,
     warnings: Vec<String>,
+    fingerprint: String,
 }
 
 impl Policy {
@@ -364,6 +365,13 @@ impl Policy {
     /// Settings that were ignored, and why.
     pub fn warnings(&self) -> &[String] {
         &self.warnings
+    }
+
+    /// A SHA-256 (hex) of everything this policy was built from: the locations, the working
+    /// directory, the text of every file read and the command line. Two loads with the same
+    /// fingerprint give the same policy (the hook server's assessment cache is keyed by it).
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
     }
 
     /// What the policy says about writing to `path` (relative paths against `cwd`).

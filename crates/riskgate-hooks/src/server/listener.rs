@@ -44,6 +44,7 @@ const DRAIN_LIMIT: Duration = Duration::from_secs(2);
 /// Returns at once when another server holds the socket's lock; an unsafe directory or lock
 /// (see `fsperm`) is an error.
 pub fn serve(socket: &Path, idle: Duration, handler: Handler) -> Result<(), HookError> {
+    super::cache::enable();
     let io_err = |what: &str, e: io::Error| HookError::Internal(format!("{what}: {e}"));
     let dir = socket
         .parent()

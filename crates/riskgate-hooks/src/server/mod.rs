@@ -26,12 +26,15 @@
 //! - Safety: a server that is gone, refuses, stalls or answers something unreadable means the
 //!   hook decides by itself. A server never weakens an answer: it runs the same code on the
 //!   same payload.
+//! - Speed: a shell command assessed once is not assessed again while nothing it depends on
+//!   changed ([`cache`]); the gate still decides every call.
 //!
 //! Unix only: elsewhere [`enabled`] is false and every call is decided in its own process.
 
 // The wire protocol below is spoken only by the Unix transport (`client`, `listener`).
 #![cfg_attr(not(unix), allow(dead_code, unused_imports))]
 
+pub mod cache;
 #[cfg(unix)]
 pub mod client;
 #[cfg(unix)]
