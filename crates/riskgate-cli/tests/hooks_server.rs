@@ -528,3 +528,50 @@ fn calls_with_policy_flags_are_decided_alone() {
     std::thread::sleep(Duration::from_millis(300));
     assert!(sockets(&e).is_empty());
 }
+
+/// The server's trace line for one served call of `payload` (calls until one is served).
+fn served(e: &Env, payload: &str) -> (String, String) {
+    for _ in 0..50 {
+        let (out, err) = call(e, 60, "claude", payload.as_bytes());
+        if err.contains("answered by the hook server") {
+            return (out, err);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("no call reached the server");
+}
+
+#[test]
+fn the_server_reuses_assessments_until_the_policy_changes() {
+    let e = env();
+    let status = claude(&e, "Bash", json!({"command": "git status --short"})).to_string();
+    let (alone, _) = call(&e, 60, "claude", status.as_bytes());
+    wait_until("the server's socket", || !sockets(&e).is_empty());
+    // the first served call assesses, the next is answered from the cache: same answer
+    let (first, err) = served(&e, &status);
+    assert!(err.contains("1 assessed;"), "{err}");
+    let (second, err) = served(&e, &status);
+    assert!(err.contains("1 from cache, 0 assessed"), "{err}");
+    assert_eq!(first, alone);
+    assert_eq!(second, alone);
+    // the policy file edited: assessed again
+    std::fs::write(
+        e.project.join(".riskgate.yaml"),
+        "environment: production\n",
+    )
+    .unwrap();
+    let (_, err) = served(&e, &status);
+    assert!(err.contains("0 from cache, 1 assessed"), "{err}");
+    // a command that writes a file is assessed every time (its path classes follow links)
+    let write = claude(&e, "Bash", json!({"command": "echo x > notes.txt"})).to_string();
+    served(&e, &write);
+    let (_, err) = served(&e, &write);
+    assert!(err.contains("0 from cache, 1 assessed"), "{err}");
+    // CRITICAL stays denied when repeated
+    let rm = claude(&e, "Bash", json!({"command": "rm -rf /"})).to_string();
+    for _ in 0..2 {
+        let (out, _) = served(&e, &rm);
+        assert_eq!(decision("claude", &out).as_deref(), Some("deny"), "{out}");
+    }
+    stop(&e);
+}

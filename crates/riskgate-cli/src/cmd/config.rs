@@ -17,6 +17,15 @@ pub struct Args {
 #[derive(Debug, clap::Subcommand)]
 enum ConfigCommand {
     /// Print the effective policy with the source of each value.
+    ///
+    /// Each of `patterns` and `overrides` says how it matches. `matches command`: the pattern
+    /// (two words or more, one simple command) is compared with every parsed command of the
+    /// line: program, options in any spelling and order (`-f` = `--force`, `-rf` = `-r -f`),
+    /// wherever the command runs (after `cd x &&`, under sudo, in `bash -c`), never with data
+    /// (a commit message, a grep pattern); an override must cover every command of the line,
+    /// and covers more words only when its last word is an option or ends with `*`.
+    /// `matches text`: a `raw: TEXT` pattern, one word, or not one command (`curl * | sh`):
+    /// extra patterns anywhere in the text, overrides the whole text.
     Show {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Text)]
