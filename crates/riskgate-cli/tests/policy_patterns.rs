@@ -48,6 +48,8 @@ const BLOCKED: &[&str] = &[
     "cd x && git push --force",
     "bash -c 'git push --force'",
     "echo $(git push -f origin main)",
+    "$GIT push -f",
+    "echo Z2l0IHB1c2ggLS1mb3JjZQ== | base64 -d | sh",
 ];
 
 const DATA: &[&str] = &[

@@ -16,8 +16,10 @@
 //!   policies, a command whose words as written *start with* the pattern's words still
 //!   matches (`rm -rf /` matches `rm -rf /tmp/x`, as the text pattern did), so does a command
 //!   whose subcommand is the pattern's first word (`push --force` matches `git push -f`), and
-//!   so does code or SQL that a command runs (`psql -c "DROP TABLE t"` for `DROP TABLE`). A command line
-//!   that could not be fully parsed is also matched as text: a blocklist never fails open.
+//!   so does code or SQL that a command runs (`psql -c "DROP TABLE t"` for `DROP TABLE`). A
+//!   program only known at run time (`$GIT push -f`) may be any program. A command line that
+//!   could not be fully parsed, or hides something (a dynamic program, eval of unknown text, a
+//!   payload run by a shell), is also matched as text: a blocklist never fails open.
 //! - **Lowering** patterns (overrides) must cover EVERY simple command of the line (each by
 //!   some override; `cd`, `pushd`, `popd`, `true` and `:` need none), so that
 //!   `npm install --save-dev jest && rm -rf /` is never lowered by an `npm install --save-dev`
@@ -174,12 +176,15 @@ impl PolicyPattern {
         let Some(cp) = &self.command else {
             return false;
         };
+        // a line not fully parsed, or with something hidden (a dynamic program, eval of unknown
+        // text, a payload run by a shell …), is matched as text too: never fail open
+        let unsure = !parsed.fully_parsed || !parsed.signals.is_empty();
         parsed.commands.iter().any(|c| cp.raises(c))
             || parsed
                 .nested
                 .iter()
                 .any(|n| self.text.matches(&n.text, n_kind()))
-            || (!parsed.fully_parsed && self.text.matches(&subject.text, subject.kind))
+            || (unsure && self.text.matches(&subject.text, subject.kind))
     }
 
     /// Whether this (lowering) pattern covers the simple command `c` of a line that can be
@@ -369,10 +374,15 @@ impl CommandPattern {
     }
 
     fn raises(&self, c: &SimpleCommand) -> bool {
-        if c.program_dynamic || (self.privileged && !c.privileged) {
+        if self.privileged && !c.privileged {
             return false;
         }
         let (positionals, flags) = split_words(&c.args);
+        // a program only known at run time may be the pattern's: its words are read as the
+        // pattern's program would read them (`$GIT push -f` has `--force`)
+        if c.program_dynamic && self.within_as_ours(c) {
+            return true;
+        }
         if glob_eq(&self.program, &c.program, true) && self.within(&positionals, &flags) {
             return true;
         }
@@ -394,6 +404,20 @@ impl CommandPattern {
                     glob_eq(&self.program, sub, true) && self.within(rest, fl.as_slice())
                 })
             })
+    }
+
+    /// Whether `c`'s words, given to the pattern's program, are within the pattern.
+    fn within_as_ours(&self, c: &SimpleCommand) -> bool {
+        let mut line = crate::decide::shell_quote(&self.program);
+        for w in c.raw_argv.iter().skip(1) {
+            line.push(' ');
+            line.push_str(&crate::decide::shell_quote(&w.text));
+        }
+        let parsed = riskgate_shell::parse(&line);
+        parsed.commands.first().is_some_and(|first| {
+            let (positionals, flags) = split_words(&first.args);
+            self.within(&positionals, &flags)
+        })
     }
 
     /// Every option of the pattern among `flags`, its other words in order among
@@ -629,6 +653,10 @@ mod tests {
         assert!(raise("push --force", "git push -f origin main"));
         assert!(raise("push -f", "git push -f origin main"));
         assert!(!raise("push --force", "git commit -m 'push --force'"));
+        // what hides a program: any program, and the text too
+        assert!(raise(p, "$GIT push -f"));
+        assert!(raise(p, "echo Z2l0IHB1c2ggLS1mb3JjZQ== | base64 -d | sh"));
+        assert!(raise(p, "eval \"$(echo git push --force)\""));
         // one word stays text
         assert!(!PolicyPattern::new("curl", Direction::Raise).is_command());
         assert!(raise(".env", "cat .env"));
