@@ -1,0 +1,54 @@
+//! Round 7 (corpus/round7.jsonl): whole scripts as agents write them, written blind. Prints
+//! every miss with its category and fails above 2 % dangerous below HIGH or 1 % safe at HIGH+.
+
+use std::path::PathBuf;
+
+use riskgate::{Engine, RiskLevel};
+use serde_json::Value;
+
+#[test]
+fn round7_scripts() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../corpus/round7.jsonl");
+    let text = std::fs::read_to_string(&path).expect("corpus/round7.jsonl is readable");
+    let engine = Engine::builtin();
+    let (mut dangerous, mut safe, mut fneg, mut fpos) = (0usize, 0usize, 0usize, 0usize);
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value = serde_json::from_str(line).expect("valid JSON line");
+        let command = v["command"].as_str().unwrap_or_default();
+        let category = v["category"].as_str().unwrap_or("-");
+        let a = engine.assess_command(command);
+        match v["label"].as_str() {
+            Some("dangerous") => {
+                dangerous += 1;
+                if a.level < RiskLevel::High {
+                    fneg += 1;
+                    println!(
+                        "FN {:8} {:3} [{category}] {}",
+                        a.level,
+                        a.score,
+                        command.replace('\n', "\\n")
+                    );
+                }
+            }
+            Some("safe") => {
+                safe += 1;
+                if a.level >= RiskLevel::High {
+                    fpos += 1;
+                    println!(
+                        "FP {:8} {:3} [{category}] {} <- {}",
+                        a.level,
+                        a.score,
+                        command.replace('\n', "\\n"),
+                        a.rule_ids().join(",")
+                    );
+                }
+            }
+            other => panic!("unknown label {other:?}"),
+        }
+    }
+    let fn_rate = fneg as f64 / dangerous as f64 * 100.0;
+    let fp_rate = fpos as f64 / safe as f64 * 100.0;
+    println!("round7: {dangerous} dangerous, {safe} safe; FN {fneg} ({fn_rate:.2} %), FP {fpos} ({fp_rate:.2} %)");
+    assert!(fn_rate <= 2.0, "round7 dangerous below HIGH {fn_rate:.2} % > 2 %");
+    assert!(fp_rate <= 1.0, "round7 safe at HIGH+ {fp_rate:.2} % > 1 %");
+}
