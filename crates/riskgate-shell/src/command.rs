@@ -116,6 +116,7 @@ impl Norm<'_> {
                 );
             }
             let from_stdin = peeled.wrapper.name == "xargs";
+            let xargs_opts = peeled.wrapper.args.clone();
             if c.wrappers.len() < MAX_WRAPPERS {
                 c.wrappers.push(peeled.wrapper);
             }
@@ -129,10 +130,36 @@ impl Norm<'_> {
                     p.argv = a;
                     // The inner program word expands as bash would (`nice {rm,-rf,~}`).
                     crate::progword::normalize(&mut p.argv);
-                    // `xargs rm -rf <<< "$HOME"`: the literal words on stdin are arguments.
-                    if from_stdin && let Some((body, true)) = &p.stdin_text {
-                        let words = body.split_whitespace().take(MAX_STDIN_ARGS);
-                        p.argv.extend(words.map(XWord::lit));
+                    // `xargs rm -rf <<< "$HOME"`, `echo /x | xargs rm`: the literal words on
+                    // stdin are arguments; with `-I R`, each line takes the place of `R`.
+                    let input = match (&p.stdin_text, &p.pipe_text) {
+                        (Some((body, true)), _) => Some(body.clone()),
+                        (None, Some(t)) => Some(t.clone()),
+                        _ => None,
+                    };
+                    if from_stdin && let Some(body) = input {
+                        if let Some(lines) = self.xargs_lines(&xargs_opts, &p.argv, &body) {
+                            let mut lines = lines.into_iter();
+                            if let Some(first) = lines.next() {
+                                p.argv = first;
+                            }
+                            for argv in lines {
+                                let more = Pending {
+                                    argv,
+                                    span: p.span,
+                                    listing: p.listing.clone(),
+                                    ..Pending::default()
+                                };
+                                let mut f = frame.clone();
+                                f.wrappers = c.wrappers.clone();
+                                f.privileged = c.privileged;
+                                f.remote = c.remote.clone();
+                                let _ = self.finish_simple(more, &f);
+                            }
+                        } else {
+                            let words = body.split_whitespace().take(MAX_STDIN_ARGS);
+                            p.argv.extend(words.map(XWord::lit));
+                        }
                     }
                 }
                 // `ssh host bash <<EOF`: a plain command line keeps the heredoc on its stdin.
@@ -283,6 +310,7 @@ impl Norm<'_> {
             origin: frame.origin,
             span: p.span,
             depth: frame.depth,
+            iterates: p.listing.clone(),
         });
         if program_dynamic {
             self.signal(Signal::DynamicProgram { index: idx });
@@ -311,7 +339,8 @@ impl Norm<'_> {
         };
         // Shell builtins that change variables.
         match program.as_str() {
-            "read" | "mapfile" | "readarray" => {
+            "read" => self.read_builtin(idx, p.stdin_text.as_ref()),
+            "mapfile" | "readarray" => {
                 for w in raw.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
                     if unwrap::is_name(&w.text) {
                         self.set_var(&w.text, None);
@@ -377,6 +406,16 @@ impl Norm<'_> {
             }
             _ => {}
         }
+        // Definitions, files written and run, traps, git aliases, recipes, expect scripts.
+        let base = Frame {
+            depth: frame.depth,
+            origin: frame.origin,
+            wrappers: c.wrappers.clone(),
+            privileged: c.privileged,
+            remote: c.remote.clone(),
+            span: Some(frame.span.unwrap_or(p.span)),
+        };
+        self.follow_script(idx, p.stdin_text.as_ref(), &base);
         // Commands other programs run through a shell (`script -c`, `vim -c '!…'`, awk and
         // interpreter `system("…")`, `tar --checkpoint-action=exec=`, `pssh`, `gcloud … ssh`).
         for e in crate::embedded::commands(&program, &raw) {

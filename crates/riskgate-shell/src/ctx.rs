@@ -74,6 +74,10 @@ pub(crate) struct Pending {
     /// What fed the here-string (`sh <<< "$(curl …)"`).
     pub stdin_feed: Feed,
     pub span: Span,
+    /// The listing this command runs over (`kill $(pgrep x)`, `ps … | xargs kill`).
+    pub listing: Option<crate::Listing>,
+    /// Known output of the pipeline before it, for `xargs`.
+    pub pipe_text: Option<String>,
 }
 
 impl Default for Pending {
@@ -86,6 +90,8 @@ impl Default for Pending {
             stdin_text: None,
             stdin_feed: Feed::default(),
             span: Span::new(0, 0),
+            listing: None,
+            pipe_text: None,
         }
     }
 }
@@ -185,6 +191,8 @@ pub(crate) struct Norm<'s> {
     hasher: RandomState,
     /// Nested shell texts, for [`ParsedCommand::scripts`].
     pub scripts: Vec<String>,
+    /// What the script defined so far (functions, aliases, files …).
+    pub script: crate::script::State,
 }
 
 impl<'s> Norm<'s> {
@@ -223,6 +231,7 @@ impl<'s> Norm<'s> {
             seen_upto: 0,
             hasher: RandomState::new(),
             scripts: Vec::new(),
+            script: crate::script::State::default(),
         }
     }
 

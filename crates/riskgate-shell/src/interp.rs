@@ -302,6 +302,14 @@ pub(crate) fn stdin_reader(program: &str, argv: &[Word]) -> Option<Reader> {
         });
         return (!other).then_some(Reader::Shell);
     }
+    // `… | parallel`: with no command, every input line is a command line of its own.
+    if matches!(program, "parallel" | "sem") {
+        let command = argv
+            .iter()
+            .skip(1)
+            .any(|w| !w.text.starts_with('-') || w.text.starts_with(":::"));
+        return (!command).then_some(Reader::Shell);
+    }
     if program == "source" {
         let arg = argv.get(1)?;
         return matches!(arg.text.as_str(), "/dev/stdin" | "-" | "/proc/self/fd/0")

@@ -22,6 +22,7 @@ mod limits;
 mod model;
 mod payload;
 mod progword;
+mod script;
 mod unwrap;
 mod walk;
 mod words;

@@ -118,6 +118,27 @@ pub struct SimpleCommand {
     pub span: Span,
     /// Nesting depth (0 at the top of the script).
     pub depth: u32,
+    /// Runs once for every entry of a listing: a loop or `xargs` over the output of `ps`,
+    /// `pgrep`, `docker ps -q`, `kubectl get -o name`, `ls`, `find` … ("every matching
+    /// process / resource / file").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterates: Option<Listing>,
+}
+
+/// The listing a command iterates over (see [`SimpleCommand::iterates`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Listing {
+    /// The listing program (`ps`, `pgrep`, `docker`, `kubectl`, `ls`, `find`, `aws` …).
+    pub program: String,
+    /// The listing as written, canonical (`ps -e -o pid`, `kubectl get pods -o name`).
+    pub command: String,
+    /// True when nothing narrows the listing: every process (`ps -e`, `ps aux` with no
+    /// `grep`), every container, every file of the directory.
+    pub every: bool,
+    /// The directory a file listing (`ls`, `find`) reads, when known (resolved against a
+    /// literal `cd`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
 }
 
 impl SimpleCommand {

@@ -113,7 +113,7 @@ fn stdin_body(c: &SimpleCommand) -> Option<&str> {
 }
 
 /// What `c` writes to stdout when it starts a pipeline, when that is known.
-fn produce(c: &SimpleCommand) -> Option<String> {
+pub(crate) fn produce(c: &SimpleCommand) -> Option<String> {
     if c.raw_argv.iter().any(|w| w.dynamic) {
         return None;
     }
@@ -153,32 +153,54 @@ fn produce(c: &SimpleCommand) -> Option<String> {
             printf(fmt, &args)
         }
         "cat" if c.raw_argv.len() == 1 => stdin_body(c).map(str::to_string),
+        // `$(command -v rm)`, `$(which rm)`: the program's path, which runs the program.
+        "command" | "type"
+            if c.raw_argv.len() == 3
+                && c.raw_argv
+                    .get(1)
+                    .is_some_and(|w| matches!(w.text.as_str(), "-v" | "-P" | "-p")) =>
+        {
+            c.raw_argv.get(2).map(|w| format!("{}\n", w.text))
+        }
+        "which" if c.raw_argv.len() == 2 => c.raw_argv.get(1).map(|w| format!("{}\n", w.text)),
         _ => stdin_body(c).and_then(|b| transform(c, b)),
     }
 }
 
+/// Most times a printf format is reused for its remaining arguments.
+const MAX_PRINTF_ROUNDS: usize = 1024;
+
 fn printf(fmt: &str, args: &[&str]) -> Option<String> {
     let fmt = escapes::printf(fmt);
     let mut out = String::new();
-    let mut args = args.iter();
-    let mut it = fmt.chars().peekable();
-    while let Some(ch) = it.next() {
-        if ch != '%' {
-            out.push(ch);
-            continue;
+    let mut args = args.iter().peekable();
+    // Like bash, the format is reused while arguments remain (`printf '%s' r m` is `rm`).
+    for _ in 0..MAX_PRINTF_ROUNDS {
+        let mut used = false;
+        let mut it = fmt.chars().peekable();
+        while let Some(ch) = it.next() {
+            if ch != '%' {
+                out.push(ch);
+                continue;
+            }
+            let mut next = |used: &mut bool| {
+                let a = args.next().copied();
+                *used |= a.is_some();
+                a.unwrap_or("")
+            };
+            match it.next()? {
+                '%' => out.push('%'),
+                's' => out.push_str(next(&mut used)),
+                'b' => out.push_str(&escapes::printf(next(&mut used))),
+                'c' => out.extend(next(&mut used).chars().next()),
+                _ => return None,
+            }
+            if out.len() > MAX_PAYLOAD {
+                return None;
+            }
         }
-        match it.next()? {
-            '%' => out.push('%'),
-            's' => out.push_str(args.next().copied().unwrap_or("")),
-            'b' => out.push_str(&escapes::printf(args.next().copied().unwrap_or(""))),
-            'c' => out.push_str(
-                args.next()
-                    .and_then(|a| a.chars().next())
-                    .map(String::from)
-                    .unwrap_or_default()
-                    .as_str(),
-            ),
-            _ => return None,
+        if !used || args.peek().is_none() {
+            break;
         }
     }
     Some(out)

@@ -114,11 +114,58 @@ impl Norm<'_> {
         } else {
             frame
         };
-        let mut elems = Vec::with_capacity(p.seq.len());
+        let mut elems: Vec<Option<Range>> = Vec::with_capacity(p.seq.len());
         for c in &p.seq {
-            elems.push(self.walk_command(c, frame, lvl + 1));
+            let r = if elems.is_empty() {
+                self.walk_command(c, frame, lvl + 1)
+            } else {
+                self.walk_consumer(c, &elems, frame, lvl + 1)
+            };
+            elems.push(r);
         }
         self.pipeline_done(&elems, frame)
+    }
+
+    /// A pipeline element after the first: what the elements before it output (when known)
+    /// and list (`ps …`, `docker ps -q` …) is its input.
+    fn walk_consumer(
+        &mut self,
+        c: &ast::Command,
+        before: &[Option<Range>],
+        frame: &Frame,
+        lvl: u32,
+    ) -> Option<Range> {
+        let chain: Vec<Range> = before.iter().flatten().copied().collect();
+        let text = if chain.len() == before.len() {
+            self.chain_output(&chain)
+        } else {
+            None
+        };
+        let listing = chain.first().and_then(|r| {
+            let end = chain.last().map_or(r.last, |l| l.last);
+            self.listing_range(r.first, end)
+        });
+        if matches!(c, ast::Command::Compound(..)) {
+            self.script.loop_stdin.push(text);
+            self.script.pipe_listing.push(listing);
+            let r = self.walk_command(c, frame, lvl);
+            self.script.loop_stdin.pop();
+            self.script.pipe_listing.pop();
+            r
+        } else {
+            self.script.pipe_text = text;
+            self.script.pipe_list = listing;
+            let r = self.walk_command(c, frame, lvl);
+            self.script.pipe_text = None;
+            self.script.pipe_list = None;
+            r
+        }
+    }
+
+    /// The listing among the recorded commands `first..=last`.
+    fn listing_range(&self, first: usize, last: usize) -> Option<crate::Listing> {
+        let cmds = self.commands.get(first..=last)?;
+        crate::script::listing_of(cmds, self.cwd.as_deref())
     }
 
     /// Join pipeline elements: stdin of each consumer, then download/decoder analysis.
@@ -144,16 +191,38 @@ impl Norm<'_> {
         match c {
             ast::Command::Simple(sc) => self.walk_simple(sc, frame),
             ast::Command::Compound(cc, redirects) => {
-                let r = self.walk_compound(cc, frame, lvl + 1);
+                // The redirections first (`while read l; do …; done < file`): the loop's
+                // `read` takes known input from them, and a listing from `< <(ps …)`.
+                let mut pending = None;
                 if let Some(rl) = redirects {
                     let span = frame.span.unwrap_or_else(|| self.loc_span(c));
                     let mut p = Pending {
                         span,
                         ..Pending::default()
                     };
+                    let start = self.commands.len();
                     for red in &rl.0 {
                         self.redirect(red, &mut p, frame, lvl);
                     }
+                    let listing = self.listing_since(start);
+                    pending = Some((p, listing));
+                }
+                let pushed = match &pending {
+                    Some((p, listing)) if p.stdin.is_some() => {
+                        self.script
+                            .loop_stdin
+                            .push(p.stdin_text.as_ref().map(|(t, _)| t.clone()));
+                        self.script.pipe_listing.push(listing.clone());
+                        true
+                    }
+                    _ => false,
+                };
+                let r = self.walk_compound(cc, frame, lvl + 1);
+                if pushed {
+                    self.script.loop_stdin.pop();
+                    self.script.pipe_listing.pop();
+                }
+                if let Some((p, _)) = pending {
                     // Feed a compound's heredoc (`while read …; done <<EOF`) as its stdin.
                     if let (Some(range), Some(stdin)) = (r, p.stdin.clone())
                         && let Some(cmd) = self.commands.get_mut(range.first)
@@ -168,6 +237,11 @@ impl Norm<'_> {
                 let mut f = frame.clone();
                 f.origin = Origin::Function;
                 let first = self.commands.len();
+                let bytes = {
+                    let s = self.loc_span(c);
+                    s.end.saturating_sub(s.start)
+                };
+                self.define_function(fd.fname.value.as_str(), &fd.body, bytes);
                 // Inside the body, `$1` … are the call's arguments, not the script's.
                 let outer_args = self.env.remove("@");
                 let r = self.walk_compound(&fd.body.0, &f, lvl + 1);
@@ -204,6 +278,25 @@ impl Norm<'_> {
                 None
             }
         }
+    }
+
+    /// A function's body, walked for a call (its redirections included).
+    pub(crate) fn walk_function_body(
+        &mut self,
+        body: &ast::FunctionBody,
+        frame: &Frame,
+    ) -> Option<Range> {
+        let r = self.walk_compound(&body.0, frame, 1);
+        if let Some(rl) = &body.1 {
+            let mut p = Pending {
+                span: frame.span.unwrap_or(Span::new(0, self.src.len())),
+                ..Pending::default()
+            };
+            for red in &rl.0 {
+                self.redirect(red, &mut p, frame, 1);
+            }
+        }
+        r
     }
 
     fn walk_test(&mut self, e: &ast::ExtendedTestExpr, frame: &Frame, span: Span, lvl: u32) {
@@ -279,6 +372,7 @@ impl Norm<'_> {
             C::ForClause(f) => {
                 let span = self.span_or(frame, &f.loc);
                 let mut values: Vec<XWord> = Vec::new();
+                let start = self.commands.len();
                 match &f.values {
                     Some(ws) => {
                         for w in ws {
@@ -286,6 +380,14 @@ impl Norm<'_> {
                         }
                     }
                     None => values.push(XWord::lit("$@")),
+                }
+                // `for p in $(pgrep x)`, `for f in $files` (from a listing): the loop variable
+                // holds its entries.
+                if let Some(l) = self
+                    .listing_since(start)
+                    .or_else(|| self.listing_of_words(&values))
+                {
+                    self.taint_var(&f.variable_name, l);
                 }
                 let literal = values
                     .iter()
@@ -347,8 +449,11 @@ impl Norm<'_> {
         };
         let mut p = Pending {
             span,
+            pipe_text: self.script.pipe_text.take(),
             ..Pending::default()
         };
+        let pipe_list = self.script.pipe_list.take();
+        let start = self.commands.len();
         let mut declaration = false;
         let prefix = sc.prefix.iter().flat_map(|x| x.0.iter());
         for item in prefix {
@@ -394,13 +499,38 @@ impl Norm<'_> {
                 }
             }
         }
+        // What the command's words draw from: `kill $(pgrep x)`, `ps | xargs kill`, `$pid`.
+        let listing = self.listing_since(start);
         if p.argv.is_empty() {
             for (name, value) in &p.assignments {
                 let v = (!value.dynamic).then(|| value.text.clone());
                 self.set_var(name, v);
+                if let Some(l) = listing.clone().or_else(|| {
+                    let w = XWord {
+                        w: value.clone(),
+                        feed: Default::default(),
+                    };
+                    self.listing_of_words(std::slice::from_ref(&w))
+                }) {
+                    self.taint_var(name, l);
+                }
             }
         }
-        self.finish_simple(p, frame)
+        let runs_each = p.argv.iter().take(4).any(|w| {
+            matches!(
+                crate::canon::program_name(w.text()).as_str(),
+                "xargs" | "parallel"
+            )
+        });
+        p.listing = listing
+            .or_else(|| pipe_list.filter(|_| runs_each))
+            .or_else(|| self.listing_of_words(&p.argv));
+        if let Some(r) = self.call_alias(&p.argv, frame, span) {
+            return r;
+        }
+        let call = p.argv.clone();
+        let r = self.finish_simple(p, frame);
+        join(r, self.call_function(&call, frame, span))
     }
 
     fn assignment(&mut self, a: &ast::Assignment, frame: &Frame, span: Span) -> (String, Word) {
@@ -427,9 +557,19 @@ impl Norm<'_> {
                     w.dynamic |= x.w.dynamic;
                 }
                 w.text.push(')');
-                // `"${arr[@]}"` expands to the elements (`$arr` stays unknown).
-                let known = !w.dynamic && !a.append;
-                self.set_var(&format!("{name}[@]"), known.then_some(elements));
+                // `"${arr[@]}"` expands to the elements (`$arr` stays unknown); `arr+=(x)`
+                // appends to known elements.
+                let key = format!("{name}[@]");
+                let value = match (a.append, w.dynamic) {
+                    (_, true) => None,
+                    (false, false) => Some(elements),
+                    (true, false) => match self.env.get(&key) {
+                        Some(Some(old)) if old.is_empty() => Some(elements),
+                        Some(Some(old)) => Some(format!("{old} {elements}")),
+                        _ => None,
+                    },
+                };
+                self.set_var(&key, value);
                 Word {
                     text: w.text,
                     dynamic: true,
@@ -548,6 +688,12 @@ impl Norm<'_> {
                     p.stdin = Some(StdinSource::File {
                         path: target.text.clone(),
                     });
+                    if p.stdin_text.is_none()
+                        && !target.dynamic
+                        && let Some(text) = self.stdin_file_text(&target.text)
+                    {
+                        p.stdin_text = Some((text, true));
+                    }
                 }
                 p.redirects.push(Redirect {
                     op: format!("{}{op}", fd_str(fd)),

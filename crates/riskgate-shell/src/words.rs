@@ -330,6 +330,11 @@ impl Norm<'_> {
 
     /// The value of a named variable, if the script made it known.
     fn lookup(&self, name: &str, quoted: bool) -> Option<Seg> {
+        // `declare -n ref=cmd`: `$ref` is `$cmd`.
+        let name = match self.script.namerefs.get(name) {
+            Some(target) => target.as_str(),
+            None => name,
+        };
         match self.env.get(name) {
             Some(Some(v)) => Some(Seg {
                 text: v.clone(),

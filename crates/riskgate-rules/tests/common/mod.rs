@@ -33,6 +33,7 @@ pub fn sc(program: &str, args: &[&str]) -> SimpleCommand {
         origin: Origin::Script,
         span: Span::new(0, text.len()),
         depth: 0,
+        iterates: None,
     }
 }
 
