@@ -137,6 +137,7 @@ impl CommandEngine {
         }
         out.extend(exposure::exposure_finding(&views));
         out.extend(heuristics::signal_findings(parsed, &views));
+        out.extend(crate::flow::flow_findings(parsed));
         out.extend(heuristics::parse_issue_finding(parsed));
         out.extend(heuristics::ip_finding(&views));
         out.extend(heuristics::obfuscation_finding(parsed));

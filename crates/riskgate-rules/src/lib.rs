@@ -30,6 +30,7 @@
 mod builtin;
 mod engine;
 mod exposure;
+mod flow;
 mod heuristics;
 mod lint;
 mod loader;

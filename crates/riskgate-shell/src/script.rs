@@ -731,10 +731,10 @@ impl Norm<'_> {
         let mut it = raw.iter();
         while let Some(w) = it.next() {
             let t = w.text.as_str();
-            if t.starts_with('-') {
-                if t.contains('a') {
+            if let Some(opts) = t.strip_prefix('-') {
+                if opts.contains('a') {
                     array = it.next().map(|w| w.text.clone());
-                } else if t.len() == 2 && "dnNpt".contains(&t[1..]) {
+                } else if opts.len() == 1 && "dnNpt".contains(opts) {
                     let _ = it.next();
                 }
                 continue;

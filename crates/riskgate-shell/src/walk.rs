@@ -237,11 +237,7 @@ impl Norm<'_> {
                 let mut f = frame.clone();
                 f.origin = Origin::Function;
                 let first = self.commands.len();
-                let bytes = {
-                    let s = self.loc_span(c);
-                    s.end.saturating_sub(s.start)
-                };
-                self.define_function(fd.fname.value.as_str(), &fd.body, bytes);
+
                 // Inside the body, `$1` … are the call's arguments, not the script's.
                 let outer_args = self.env.remove("@");
                 let r = self.walk_compound(&fd.body.0, &f, lvl + 1);
@@ -251,6 +247,12 @@ impl Norm<'_> {
                 // A function that calls itself twice or more (`f(){ f | f & }`) forks without
                 // end once called: a fork bomb, whatever its name.
                 let name = fd.fname.value.as_str();
+                // Remembered after its own walk: a call to itself inside is not expanded there.
+                let bytes = {
+                    let s = self.loc_span(c);
+                    s.end.saturating_sub(s.start)
+                };
+                self.define_function(name, &fd.body, bytes);
                 let calls: Vec<usize> = (first..self.commands.len())
                     .filter(|&i| self.commands.get(i).is_some_and(|c| c.program == name))
                     .collect();
