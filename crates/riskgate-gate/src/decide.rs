@@ -3,7 +3,8 @@
 //!
 //! Order (seed 002's flow, seed 000's rules, seed 003's escalation):
 //! 1. Blocklist: an extra pattern at CRITICAL → CRITICAL, denied before anything else.
-//! 2. Extra patterns below CRITICAL raise the level to at least theirs.
+//! 2. Extra patterns below CRITICAL raise the level to at least theirs; so does the `seeds`
+//!    profile's row (seed 001's rule table, seed 002's categories).
 //! 3. Overrides set the level: every command of the line must be covered by an override
 //!    (the highest layer's that covers it; the line takes the highest of their levels, see
 //!    [`crate::cmdpattern`]). Never for a CRITICAL assessment, and a project file's override
@@ -233,6 +234,18 @@ pub fn effective_level(
             ));
             lv.level = r.level;
         }
+    }
+    if let Some(f) = policy.profile().value.floor(action)
+        && f.level > lv.level
+    {
+        lv.adjustments.push(format!(
+            "profile {} ({}): {} -> {}",
+            policy.profile().value,
+            f.row,
+            lv.level,
+            f.level
+        ));
+        lv.level = f.level;
     }
     // every command of the line covered, each by the highest-layer override that covers it
     if lv.level < RiskLevel::Critical

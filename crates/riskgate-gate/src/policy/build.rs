@@ -11,7 +11,9 @@ use riskgate_model::RiskLevel;
 
 use super::file::{self, Format, PolicyFile};
 use super::locate::find_line;
-use super::{AskFallback, Environment, PathGlob, PatternRule, Policy, Source, Sourced, Trust};
+use super::{
+    AskFallback, Environment, PathGlob, PatternRule, Policy, Profile, Source, Sourced, Trust,
+};
 use crate::cmdpattern::{Direction, PolicyPattern};
 use crate::error::PolicyError;
 use crate::paths;
@@ -168,6 +170,7 @@ impl Policy {
             protected_set: OnceLock::new(),
             protected_branches: Sourced::builtin(branches),
             environment: Sourced::builtin(Environment::Test),
+            profile: Sourced::builtin(Profile::Default),
             agents: BTreeMap::new(),
             approval_timeout: Sourced::builtin(DEFAULT_APPROVAL_TIMEOUT),
             approval_ttl_days: Sourced::builtin(DEFAULT_APPROVAL_TTL_DAYS),
@@ -397,6 +400,22 @@ impl Policy {
             } else {
                 self.environment = Sourced {
                     value: env,
+                    source: src.clone(),
+                };
+            }
+        }
+        if let Some(profile) = f.profile {
+            if src.is_project()
+                && profile == Profile::Default
+                && self.profile.value == Profile::Seeds
+            {
+                self.warnings.push(format!(
+                    "{src}: `profile: default` ignored: {} sets seeds, and a project file cannot relax it",
+                    self.profile.source
+                ));
+            } else {
+                self.profile = Sourced {
+                    value: profile,
                     source: src.clone(),
                 };
             }

@@ -11,6 +11,7 @@
 //! blocked_paths: ["/.env", "/secrets/**", "~/.ssh/**"]
 //! protected_branches: [main, master, production, "release/*"]
 //! environment: production          # test | production
+//! profile: seeds                    # default | seeds (seed 001's and 002's level tables)
 //! agents: { claude: trusted, "*": untrusted }
 //! approval_timeout: 60             # seconds
 //! approval_ttl_days: 30
@@ -31,7 +32,7 @@ use serde::de::{self, MapAccess, SeqAccess, Visitor, value::MapAccessDeserialize
 use serde::{Deserialize, Deserializer};
 
 use super::locate;
-use super::{AskFallback, Environment, Trust};
+use super::{AskFallback, Environment, Profile, Trust};
 use crate::error::PolicyError;
 
 /// The syntax of a policy file, from its extension.
@@ -199,6 +200,8 @@ pub(crate) struct PolicyFile {
     #[serde(default)]
     pub environment: Option<Environment>,
     #[serde(default)]
+    pub profile: Option<Profile>,
+    #[serde(default)]
     pub agents: Option<BTreeMap<String, Trust>>,
     #[serde(default)]
     pub approval_timeout: Option<u64>,
@@ -233,6 +236,7 @@ impl PolicyFile {
             blocked_paths,
             protected_branches,
             environment,
+            profile,
             agents,
             approval_timeout,
             approval_ttl_days,

@@ -28,6 +28,7 @@
 mod build;
 pub(crate) mod file;
 pub(crate) mod locate;
+mod profile;
 mod show;
 
 use std::collections::BTreeMap;
@@ -44,6 +45,7 @@ use crate::cmdpattern::PolicyPattern;
 
 pub use build::{CliOverrides, Locations};
 pub use file::Format;
+pub use profile::{Floor, Profile};
 pub use show::ShowRow;
 
 /// Where an effective value comes from.
@@ -218,6 +220,7 @@ pub struct Policy {
     protected_branches: Sourced<Vec<String>>,
     protected_set: OnceLock<GlobSet>,
     environment: Sourced<Environment>,
+    profile: Sourced<Profile>,
     agents: BTreeMap<String, Sourced<Trust>>,
     approval_timeout: Sourced<u64>,
     approval_ttl_days: Sourced<u32>,
@@ -268,6 +271,11 @@ impl Policy {
     /// The environment.
     pub fn environment(&self) -> &Sourced<Environment> {
         &self.environment
+    }
+
+    /// The level profile (`default`, or `seeds`: seed 001's and 002's level tables).
+    pub fn profile(&self) -> &Sourced<Profile> {
+        &self.profile
     }
 
     /// The agents table.

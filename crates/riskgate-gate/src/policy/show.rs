@@ -33,6 +33,11 @@ impl Policy {
             &self.environment.source,
         ));
         rows.push(row(
+            "profile",
+            self.profile.value.to_string(),
+            &self.profile.source,
+        ));
+        rows.push(row(
             "approval_timeout",
             format!("{}s", self.approval_timeout.value),
             &self.approval_timeout.source,
