@@ -334,8 +334,11 @@ impl Analysis {
                     }
                 }
             }
-            // Languages without a tokenizer of their own: no calls, only the regex rules.
-            _ => {}
+            // Perl, Ruby, PHP: their effects are translated into the equivalent commands.
+            Language::Perl | Language::Ruby | Language::Php => {
+                a.inert = foreign_comment_spans(code, language);
+                super::foreign::extract(&mut a, code, language);
+            }
         }
         embedded::extract(&mut a, code, depth);
         a.executable = a.executable_text(code);
@@ -357,6 +360,35 @@ impl Analysis {
         String::from_utf8(bytes)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
+}
+
+/// `#` comments (and `//` in PHP) of Perl, Ruby and PHP, outside quotes.
+fn foreign_comment_spans(code: &str, language: Language) -> Vec<(usize, usize)> {
+    let mut spans = shell_comment_spans(code);
+    if language == Language::Php {
+        let bytes = code.as_bytes();
+        let mut i = 0;
+        let mut quote: Option<u8> = None;
+        while let Some(&b) = bytes.get(i) {
+            match (quote, b) {
+                (Some(q), _) if b == q => quote = None,
+                (Some(_), b'\\') => i += 1,
+                (Some(_), _) => {}
+                (None, b'\'' | b'"') => quote = Some(b),
+                (None, b'/') if bytes.get(i + 1) == Some(&b'/') => {
+                    let start = i;
+                    while bytes.get(i).is_some_and(|c| *c != b'\n') {
+                        i += 1;
+                    }
+                    spans.push((start, i));
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+    }
+    spans
 }
 
 /// `#` comments in shell text (a `#` at the start of a word, outside quotes).

@@ -12,6 +12,7 @@ mod calls;
 mod commands;
 mod default_rules;
 mod embedded;
+mod foreign;
 mod lex_js;
 mod lex_python;
 mod matchers;
