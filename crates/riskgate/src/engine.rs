@@ -241,7 +241,12 @@ impl Engine {
                     "sqlite3" | "sqlite" => Dialect::Sqlite,
                     _ => Dialect::Generic,
                 };
-                sql_findings(&nested.text, dialect, &self.sql)
+                let mut found = sql_findings(&nested.text, dialect, &self.sql);
+                // `\\! CMD`, `.shell CMD`: the client runs a shell command
+                for cmd in riskgate_analyzers::sql::shell_escapes(&nested.text) {
+                    found.extend(self.assess_command(&cmd).findings);
+                }
+                found
             }
             NestedLanguage::Python => code(Language::Python),
             NestedLanguage::Js => code(Language::Js),

@@ -346,9 +346,10 @@ impl Walker<'_> {
                         args.first().map(|a| &a.value),
                         args.get(1).map(|a| &a.value),
                     ) {
-                        (Some(ArgValue::Name(n)), Some(ArgValue::Str(attr))) => {
-                            Some(format!("{n}.{attr}"))
-                        }
+                        (
+                            Some(ArgValue::Name(n) | ArgValue::Call(n)),
+                            Some(ArgValue::Str(attr)),
+                        ) => Some(format!("{n}.{attr}")),
                         _ => None,
                     },
                     _ => None,

@@ -177,8 +177,15 @@ pub fn default_rules() -> Vec<RiskRule> {
             "File deletion may cause data loss",
             false,
             |a| {
+                let mocked = super::effects::mocked(a);
+                let walks = super::effects::walks_regenerable_only(a);
                 join(
-                    calls(a, m::is_file_delete),
+                    calls(a, |c| {
+                        m::is_file_delete(c)
+                            && !super::effects::is_regenerable_delete(c)
+                            && !(walks && super::effects::target_is_variable(c))
+                            && !mocked.iter().any(|n| c.is(&[n.as_str()]))
+                    }),
                     cmds(a, |c| cmd::deletes_files(c) && !cmd::rm_recursive(c)),
                 )
             },
@@ -250,7 +257,14 @@ pub fn default_rules() -> Vec<RiskRule> {
             High,
             "Modifying external resources via network",
             false,
-            |a| join(calls(a, m::is_network_write), cmds(a, cmd::network_write)),
+            |a| {
+                join(
+                    calls(a, |c| {
+                        m::is_network_write(c) && !super::effects::is_loopback_call(c)
+                    }),
+                    cmds(a, cmd::network_write),
+                )
+            },
         )
         .score(66)
         .tags(&["network"])
@@ -814,6 +828,25 @@ pub fn default_rules() -> Vec<RiskRule> {
         .tags(&["network"]),
     );
 
+    r.push(
+        rule(
+            "cleanup_delete",
+            Medium,
+            "Deletes regenerable output inside the project (build, cache, logs)",
+            true,
+            |a| {
+                let walks = super::effects::walks_regenerable_only(a);
+                calls(a, |c| {
+                    m::is_file_delete(c)
+                        && (super::effects::is_regenerable_delete(c)
+                            || walks && super::effects::target_is_variable(c))
+                })
+            },
+        )
+        .score(40)
+        .tags(&["filesystem"]),
+    );
+
     // ---- SAFE ----
     r.push(
         rule("print_output", Safe, "Output display only", true, |a| {
@@ -822,6 +855,8 @@ pub fn default_rules() -> Vec<RiskRule> {
         .score(0)
         .tags(&["output"]),
     );
+    // what the code's parts do together (bulk kills, reverse shells, untrusted input …)
+    r.extend(super::effects::rules());
     r
 }
 

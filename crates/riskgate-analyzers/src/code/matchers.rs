@@ -165,7 +165,7 @@ fn open_mode(c: &Call) -> Option<String> {
         .map(String::from)
 }
 
-fn is_open(c: &Call) -> bool {
+pub fn is_open(c: &Call) -> bool {
     c.is(&[
         "open",
         "io.open",

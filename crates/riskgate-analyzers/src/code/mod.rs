@@ -11,6 +11,7 @@ mod bindings;
 mod calls;
 mod commands;
 mod default_rules;
+mod effects;
 mod embedded;
 mod foreign;
 mod lex_js;

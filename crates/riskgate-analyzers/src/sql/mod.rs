@@ -19,6 +19,7 @@
 //! assert_eq!(assess_sql("UPDATE users SET name = 'x' WHERE id = 1", Dialect::Postgres, &prod).level, RiskLevel::High);
 //! ```
 
+mod client;
 mod fallback;
 mod mongo;
 mod rate;
@@ -34,6 +35,7 @@ use sqlparser::dialect::{GenericDialect, MySqlDialect, PostgreSqlDialect, SQLite
 use sqlparser::parser::Parser;
 
 use crate::Environment;
+pub use client::shell_escapes;
 
 pub use mongo::{assess_mongo, mongo_findings};
 pub use redis::{assess_redis, redis_findings};
@@ -308,10 +310,38 @@ pub fn analyze_sql(text: &str, dialect: Dialect, opts: &SqlOptions) -> SqlReport
     } else {
         text
     };
-    let (pieces, open) = split::split(input, dialect);
+    // client commands (`\\dt`, `.tables`, `\\! CMD`, `.shell CMD`) are not SQL
+    let (clean, metas) = client::strip(input);
+    let (pieces, open) = split::split(&clean, dialect);
     degraded |= open || pieces.len() > MAX_STATEMENTS;
     let many = pieces.len() > 1;
     let mut findings = Vec::new();
+    for (meta, line) in metas {
+        let (id, level, score, what, arg) = match meta {
+            client::Meta::Shell(c) => (
+                "sql.client-shell",
+                RiskLevel::High,
+                75,
+                "The database client runs a shell command",
+                c,
+            ),
+            client::Meta::File(f) => (
+                "sql.client-file",
+                RiskLevel::Medium,
+                45,
+                "The database client runs SQL (or restores a database) from a file not seen here",
+                f,
+            ),
+        };
+        findings.push(
+            Finding::new(id, level, score, what)
+                .with_match(arg, None)
+                .with_location(Location {
+                    line: Some(line),
+                    ..Location::default()
+                }),
+        );
+    }
     let mut statements = Vec::new();
     for (n, piece) in pieces.iter().take(MAX_STATEMENTS).enumerate() {
         let span = Span::new(piece.start, piece.end);
