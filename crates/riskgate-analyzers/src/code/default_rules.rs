@@ -181,10 +181,10 @@ pub fn default_rules() -> Vec<RiskRule> {
                 let walks = super::effects::walks_regenerable_only(a);
                 join(
                     calls(a, |c| {
-                        m::is_file_delete(c)
-                            && !super::effects::is_regenerable_delete(c)
-                            && !(walks && super::effects::target_is_variable(c))
-                            && !mocked.iter().any(|n| c.is(&[n.as_str()]))
+                        let cleanup = super::effects::is_regenerable_delete(c)
+                            || walks && super::effects::target_is_variable(c);
+                        let mock = mocked.iter().any(|n| c.is(&[n.as_str()]));
+                        m::is_file_delete(c) && !cleanup && !mock
                     }),
                     cmds(a, |c| cmd::deletes_files(c) && !cmd::rm_recursive(c)),
                 )

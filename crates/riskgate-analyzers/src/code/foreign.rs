@@ -480,7 +480,7 @@ fn scan(code: &str, lang: Language) -> Vec<FCall> {
         let c = b[i];
         match c {
             b'\n' => line += 1,
-            b'#' if lang != Language::Php || !b.get(i + 1).is_some_and(|n| *n == b'[') => {
+            b'#' if lang != Language::Php || b.get(i + 1).is_none_or(|n| *n != b'[') => {
                 if lang == Language::Ruby && b.get(i + 1) == Some(&b'{') {
                     i += 1;
                     continue;
@@ -596,7 +596,7 @@ fn string_at(code: &str, i: usize) -> (String, usize) {
     let mut j = i + 1;
     while j < b.len() {
         let c = b[j];
-        if c == b'\\' && q != b'`' || c == b'\\' && b.get(j + 1) == Some(&q) {
+        if c == b'\\' && (q != b'`' || b.get(j + 1) == Some(&q)) {
             if let Some(n) = b.get(j + 1) {
                 out.push(match (q, n) {
                     (b'"', b'n') => b'\n',
@@ -887,7 +887,7 @@ fn b64(s: &str) -> Option<String> {
 }
 
 fn hex(s: &str) -> Option<String> {
-    if s.len() % 2 != 0 || !s.chars().all(|c| c.is_ascii_hexdigit()) {
+    if !s.len().is_multiple_of(2) || !s.chars().all(|c| c.is_ascii_hexdigit()) {
         return None;
     }
     let bytes: Option<Vec<u8>> = (0..s.len())
