@@ -80,7 +80,7 @@ fn code_corpus_within_targets() {
     assert!(fn_rate <= 3.0, "risky code below HIGH {fn_rate:.1} % > 3 %");
     assert!(fp_rate <= 2.0, "benign code at HIGH+ {fp_rate:.1} % > 2 %");
     assert!(
-        fn_sh <= 13,
-        "risky shell scripts below HIGH: {fn_sh} > 13 (the level reached)"
+        fn_sh <= 3,
+        "risky shell scripts below HIGH: {fn_sh} > 3 (the level reached)"
     );
 }
