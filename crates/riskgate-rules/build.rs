@@ -1,11 +1,13 @@
 //! Build script: reads the rule packs `rules/*.yaml` and the executable table
-//! `data/executables.yaml`, validates them (a malformed rule is a build error naming the file,
+//! `data/executables.yaml` (and the effect model's `data/effects.yaml`), validates them (a malformed rule is a build error naming the file,
 //! the line and the rule id), and generates Rust source with static tables: the rules, the
 //! program-name index, the literal prefilter inputs and the executable scores. At run time the
 //! database then costs nothing to load, however many rules it has.
 
 #[path = "build/codegen.rs"]
 mod codegen;
+#[path = "build/effects.rs"]
+mod effects_data;
 #[path = "build/literals.rs"]
 mod literals;
 #[path = "src/spec.rs"]
@@ -36,6 +38,8 @@ fn run() -> Result<(), String> {
     let exe_file = manifest.join("data/executables.yaml");
     println!("cargo:rerun-if-changed={}", rules_dir.display());
     println!("cargo:rerun-if-changed={}", exe_file.display());
+    let effects_file = manifest.join("data/effects.yaml");
+    println!("cargo:rerun-if-changed={}", effects_file.display());
     println!("cargo:rerun-if-changed=build");
 
     let mut files: Vec<PathBuf> = match std::fs::read_dir(&rules_dir) {
@@ -86,6 +90,9 @@ fn run() -> Result<(), String> {
     let out = PathBuf::from(std::env::var("OUT_DIR").map_err(|e| e.to_string())?);
     std::fs::write(out.join("builtin_rules.rs"), code)
         .map_err(|e| format!("cannot write generated rules: {e}"))?;
+    let effects = effects_data::generate(&effects_file)?;
+    std::fs::write(out.join("effects_data.rs"), effects)
+        .map_err(|e| format!("cannot write generated effect tables: {e}"))?;
     Ok(())
 }
 

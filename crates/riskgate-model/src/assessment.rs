@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::effect::Effect;
 use crate::{ActionKind, Finding, RiskLevel};
 
 /// The rule id of the finding that marks an assessment as not fully analyzed.
@@ -54,6 +55,9 @@ pub struct Assessment {
     /// [`INCOMPLETE_RULE`] finding saying why.
     #[serde(default)]
     pub degraded: bool,
+    /// What each simple command does to what (commands only; see [`crate::effect`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<Effect>,
 }
 
 /// Combine finding scores: the highest wins, and every further finding adds a tenth of its
@@ -129,6 +133,7 @@ impl Assessment {
             recommendations: Vec::new(),
             explanation: Explanation::default(),
             degraded: false,
+            effects: Vec::new(),
         };
         assessment.recommendations = assessment.default_recommendations();
         assessment.explanation = assessment.default_explanation();

@@ -10,6 +10,7 @@
 //!   (the union of seed 001's `RiskAssessment` and seed 004's `RiskClassification`).
 //! - [`Decision`]: allow, ask or deny.
 //! - [`credentials`]: where secrets live on disk, and what kind each is.
+//! - [`effect`]: what a command does to what (effects, classified targets, scope).
 //! - [`secrets`]: what a secret looks like in text (the one table for finding and redacting).
 //!
 //! ```
@@ -27,6 +28,7 @@
 mod action;
 mod assessment;
 pub mod credentials;
+pub mod effect;
 mod decision;
 mod finding;
 mod level;

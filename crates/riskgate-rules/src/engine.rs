@@ -1,13 +1,16 @@
 //! [`CommandEngine`]: the seed-004 pipeline for shell commands. Parse (riskgate-shell), match
 //! the rules (structured rules by program name, pattern rules through the prefilter), then the
-//! generic stages (executable, arguments, privilege, data exposure) and the heuristics; every
+//! generic stages (executable, arguments, privilege, data exposure), the effects of each command
+//! (effect × target × scope) and the heuristics; every
 //! factor that contributes is a [`Finding`], aggregated by [`Assessment::from_findings`].
 
 use std::collections::HashMap;
 
+use riskgate_model::effect::Effect;
 use riskgate_model::{ActionKind, Assessment, Finding, Location, RiskLevel, Span};
 use riskgate_shell::ParsedCommand;
 
+use crate::effects;
 use crate::exposure;
 use crate::heuristics;
 use crate::matcher::{self, CommandView, Hit};
@@ -65,11 +68,9 @@ impl CommandEngine {
 
     /// Assess an already parsed command.
     pub fn assess_parsed(&self, parsed: &ParsedCommand) -> Assessment {
-        let mut a = Assessment::from_findings(
-            ActionKind::Command,
-            parsed.source.clone(),
-            self.findings(parsed),
-        );
+        let (findings, effects) = self.findings_and_effects(parsed);
+        let mut a = Assessment::from_findings(ActionKind::Command, parsed.source.clone(), findings);
+        a.effects = effects;
         if let Some(why) = self.incomplete_reason(parsed) {
             a.mark_incomplete(&why);
         }
@@ -105,13 +106,22 @@ impl CommandEngine {
     /// Every finding for a parsed command: matched rules, generic scores and heuristics.
     /// The facade adds the findings of the code and SQL analyzers for `parsed.nested`.
     pub fn findings(&self, parsed: &ParsedCommand) -> Vec<Finding> {
-        let views: Vec<CommandView<'_>> = parsed
-            .commands
-            .iter()
-            .enumerate()
-            .map(|(i, c)| CommandView::new(parsed, i, c))
-            .collect();
+        self.findings_and_effects(parsed).0
+    }
+
+    /// The effects of every simple command of `parsed` (see [`riskgate_model::effect`]).
+    pub fn effects(&self, parsed: &ParsedCommand) -> Vec<Effect> {
+        let views = views_of(parsed);
+        effects::effects(&views).into_iter().map(|(e, _)| e).collect()
+    }
+
+    /// [`CommandEngine::findings`] and the effects they were partly scored from, in one pass.
+    pub fn findings_and_effects(&self, parsed: &ParsedCommand) -> (Vec<Finding>, Vec<Effect>) {
+        let views = views_of(parsed);
         let mut out = self.rule_findings(parsed, &views);
+        let scored = effects::effects(&views);
+        out.extend(effects::findings(&scored, &views));
+        let effects: Vec<Effect> = scored.into_iter().map(|(e, _)| e).collect();
 
         let mut privileged: Option<(String, Span)> = None;
         for v in &views {
@@ -150,7 +160,7 @@ impl CommandEngine {
                 format!("The rules database is unavailable or incomplete, so the command is rated at least MEDIUM: {reason}"),
             ));
         }
-        out
+        (out, effects)
     }
 
     /// Ids of the rules (not heuristics) that trigger on `parsed`, in database order.
@@ -219,6 +229,15 @@ impl CommandEngine {
         }
         out
     }
+}
+
+fn views_of(parsed: &ParsedCommand) -> Vec<CommandView<'_>> {
+    parsed
+        .commands
+        .iter()
+        .enumerate()
+        .map(|(i, c)| CommandView::new(parsed, i, c))
+        .collect()
 }
 
 fn span_text(parsed: &ParsedCommand, span: Span) -> String {

@@ -24,10 +24,12 @@
 //!
 //! Pipeline stages, one module each: `spec` (the pack format) → `builtin` / `loader` →
 //! [`RuleSet`] → `matcher` (+ `predicate`, `prefilter`) → `scoring`, `exposure`, `heuristics`
+//! → `effects` (what each command does to what, scored by effect × target × scope)
 //! → [`CommandEngine`]; [`test_rules`] and [`lint`] check the database.
 #![deny(missing_docs)]
 
 mod builtin;
+mod effects;
 mod engine;
 mod exposure;
 mod flow;

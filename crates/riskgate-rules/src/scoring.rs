@@ -70,29 +70,8 @@ pub fn executable(program: &str) -> ExecInfo {
     builtin::executable(program).unwrap_or(UNKNOWN_EXECUTABLE)
 }
 
-/// Top-level directories whose loss breaks the system.
-pub(crate) const SYSTEM_DIRS: &[&str] = &[
-    "/bin",
-    "/boot",
-    "/dev",
-    "/etc",
-    "/home",
-    "/lib",
-    "/lib32",
-    "/lib64",
-    "/opt",
-    "/proc",
-    "/root",
-    "/sbin",
-    "/srv",
-    "/sys",
-    "/usr",
-    "/var",
-    "/System",
-    "/Library",
-    "/Applications",
-    "/Users",
-];
+/// Top-level directories whose loss breaks the system (one list, in the effect model).
+pub(crate) use riskgate_model::effect::SYSTEM_DIRS;
 
 /// How dangerous a path-like argument is as the target of a destructive command, and why.
 pub(crate) fn path_danger(word: &str) -> (u32, &'static str) {

@@ -142,9 +142,10 @@ impl Engine {
     }
 
     fn assess_parsed(&self, command: &str, parsed: &ParsedCommand) -> Assessment {
-        let mut findings = self.commands.findings(parsed);
+        let (mut findings, effects) = self.commands.findings_and_effects(parsed);
         findings.extend(self.nested_findings(parsed));
         let mut assessment = Assessment::from_findings(ActionKind::Command, command, findings);
+        assessment.effects = effects;
         if let Some(why) = self.commands.incomplete_reason(parsed) {
             assessment.mark_incomplete(&why);
         }

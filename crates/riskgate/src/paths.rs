@@ -248,22 +248,8 @@ static CREDENTIALS: std::sync::LazyLock<Vec<&'static str>> = std::sync::LazyLock
         .collect()
 });
 
-const PERSISTENCE: &[&str] = &[
-    ".bashrc",
-    ".bash_profile",
-    ".bash_login",
-    ".profile",
-    ".zshrc",
-    ".zprofile",
-    ".zshenv",
-    ".zlogin",
-    ".config/fish",
-    ".config/autostart",
-    ".config/systemd",
-    "Library/LaunchAgents",
-    ".xprofile",
-    ".xinitrc",
-];
+/// Persistence points under a home directory (one list, in the effect model).
+use riskgate_model::effect::PERSISTENCE;
 
 const AGENT_CONFIG: &[&str] = &[
     ".claude/settings.json",
@@ -413,8 +399,9 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
                 format!("{verb} credentials ({shown})"),
             );
         } else if project.in_home(&abs, PERSISTENCE)
-            || s.starts_with("/etc/cron")
-            || s.starts_with("/var/spool/cron")
+            || riskgate_model::effect::SYSTEM_PERSISTENCE
+                .iter()
+                .any(|d| s.starts_with(d))
         {
             push(
                 "path.persistence",
@@ -423,20 +410,10 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
                 format!("{verb} a start-up file ({shown}): code there runs at every login"),
             );
         } else if !critical_system
-            && [
-                "/etc/",
-                "/usr/",
-                "/bin/",
-                "/sbin/",
-                "/lib",
-                "/opt/",
-                "/var/",
-                "/root/",
-                "/System/",
-                "/Library/",
-            ]
-            .iter()
-            .any(|d| s.starts_with(d))
+            && riskgate_model::effect::SYSTEM_DIRS
+                .iter()
+                .filter(|d| !matches!(**d, "/home" | "/Users"))
+                .any(|d| s.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
             && !in_temp
         {
             push(

@@ -163,9 +163,11 @@ pub fn with_extra(a: Assessment, extra: Vec<Finding>) -> Assessment {
         return a;
     }
     let degraded = a.degraded;
+    let effects = a.effects;
     let mut findings = a.findings;
     findings.extend(extra);
     let mut out = Assessment::from_findings(a.kind, a.input, findings);
     out.degraded = degraded;
+    out.effects = effects;
     out
 }

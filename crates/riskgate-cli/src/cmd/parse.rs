@@ -1,8 +1,10 @@
-//! `riskgate parse`: the normalized structure of a command.
+//! `riskgate parse`: the normalized structure of a command and the effects of each simple
+//! command (what it does to what: see `riskgate_model::effect`).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
+use riskgate::model::effect::Effect;
 use riskgate::shell::{self, ParsedCommand};
 
 use crate::output::{Format, command_text};
@@ -22,14 +24,21 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = command_text(&args.command)?;
     let parsed = shell::parse(&text);
+    let effects = riskgate::rules::CommandEngine::builtin().effects(&parsed);
     match args.format {
-        Format::Json => outln!("{}", serde_json::to_string_pretty(&parsed)?),
-        Format::Text => out!("{}", render_text(&parsed)),
+        Format::Json => {
+            let mut v = serde_json::to_value(&parsed)?;
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("effects".to_string(), serde_json::to_value(&effects)?);
+            }
+            outln!("{}", serde_json::to_string_pretty(&v)?)
+        }
+        Format::Text => out!("{}", render_text(&parsed, &effects)),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn render_text(p: &ParsedCommand) -> String {
+fn render_text(p: &ParsedCommand, effects: &[Effect]) -> String {
     let mut out = String::new();
     for (i, c) in p.commands.iter().enumerate() {
         let mut marks = Vec::new();
@@ -53,6 +62,31 @@ fn render_text(p: &ParsedCommand) -> String {
         out.push('\n');
         for r in &c.redirects {
             let _ = writeln!(out, "      redirect {} {}", r.op, r.target.text);
+        }
+        for e in effects.iter().filter(|e| e.command == i) {
+            let mut notes: Vec<String> = e
+                .scope
+                .iter()
+                .filter_map(|s| serde_json::to_value(s).ok())
+                .filter_map(|s| s.as_str().map(str::to_string))
+                .collect();
+            if let Some(env) = e.target.environment.and_then(|x| serde_json::to_value(x).ok()) {
+                notes.push(format!("environment {}", env.as_str().unwrap_or("?")));
+            }
+            if !e.reversible {
+                notes.push("not reversible".to_string());
+            }
+            let _ = write!(
+                out,
+                "      effect {} {} {}",
+                e.kind.as_str(),
+                e.target.class.as_str(),
+                e.target.text
+            );
+            if !notes.is_empty() {
+                let _ = write!(out, " ({})", notes.join(", "));
+            }
+            out.push('\n');
         }
     }
     for n in &p.nested {

@@ -1,0 +1,612 @@
+//! Computing the effects of one simple command: write redirections, the programs described in
+//! `data/effects.yaml` (their target arguments and flags), a few programs whose effect depends
+//! on their words (`dd of=`, `kill`, `systemctl`), HTTP clients (the method and the host), and
+//! generic inference for programs nobody described (subcommand verbs, verb flags, no-confirm
+//! and bulk flags, production context).
+
+use riskgate_model::effect::{
+    Effect, EffectKind, Environment, Scope, Target, TargetClass, classify_env, classify_host,
+    classify_path,
+};
+
+use super::table::{self, TargetArgs};
+use crate::matcher::CommandView;
+use crate::scoring;
+
+/// An effect and the extra weight inference found for it (a resource noun, a destructive path
+/// of a URL), used by the scorer.
+#[derive(Debug, Clone)]
+pub(crate) struct Found {
+    pub(crate) effect: Effect,
+    pub(crate) weight: u32,
+}
+
+fn found(effect: Effect) -> Found {
+    Found { effect, weight: 0 }
+}
+
+fn path_target(text: &str) -> Target {
+    Target {
+        class: classify_path(text),
+        text: text.to_string(),
+        environment: None,
+    }
+}
+
+/// The effects of one command (none for help and dry runs).
+pub(crate) fn command_effects(v: &CommandView<'_>) -> Vec<Found> {
+    let mut out = Vec::new();
+    if scoring::is_dry_run(v) || v.cmd.program_dynamic {
+        return out;
+    }
+    redirect_effects(v, &mut out);
+    let program = v.cmd.program.as_str();
+    if let Some(p) = table::program(program) {
+        described_effects(v, p, &mut out);
+    } else if !special_effects(v, &mut out) && !http_effects(v, &mut out) && is_unknown(program)
+    {
+        generic_effects(v, &mut out);
+    }
+    for f in &mut out {
+        f.effect.command = v.index;
+        if v.cmd.privileged {
+            f.effect.scope.push(Scope::Privileged);
+        }
+    }
+    out
+}
+
+/// A program nobody described: not in the executable table, the effect table or the local list.
+fn is_unknown(program: &str) -> bool {
+    !program.is_empty()
+        && crate::builtin::executable(program).is_none()
+        && !table::is_local(program)
+}
+
+fn redirect_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
+    for r in &v.cmd.redirects {
+        let op = r.op.as_str();
+        let t = r.target.text.as_str();
+        if !op.contains('>') || ((op.ends_with('&') || op == ">&") && (t == "-" || t.bytes().all(|b| b.is_ascii_digit()))) {
+            continue;
+        }
+        let target = path_target(t);
+        if target.class == TargetClass::Temp && t.starts_with("/dev/") {
+            continue;
+        }
+        let kind = if op.contains(">>") {
+            EffectKind::Modify
+        } else {
+            EffectKind::Overwrite
+        };
+        out.push(found(Effect::new(0, kind, target)));
+    }
+}
+
+fn file_scope(v: &CommandView<'_>, e: Effect, text: &str) -> Effect {
+    let mut e = e;
+    if v.has_flag("--recursive") || v.has_flag("-R") || v.has_flag("-r") {
+        e = e.with_scope(Scope::Recursive);
+    }
+    if text.contains('*') {
+        e = e.with_scope(Scope::Bulk);
+    }
+    if v.has_flag("--force") || v.has_flag("-f") {
+        e = e.with_scope(Scope::Forced);
+    }
+    e
+}
+
+/// Whether a chmod mode loosens access (world-writable, setuid/setgid).
+fn loose_mode(mode: &str) -> bool {
+    if mode.bytes().all(|b| b.is_ascii_digit()) {
+        let d: Vec<u8> = mode.bytes().map(|b| b - b'0').collect();
+        let others = d.last().copied().unwrap_or(0);
+        let special = if d.len() == 4 { d.first().copied().unwrap_or(0) } else { 0 };
+        return matches!(others, 2 | 3 | 6 | 7) || special & 6 != 0;
+    }
+    mode.split(',').any(|clause| {
+        let (who, rest) = clause.split_at(clause.find(['+', '=']).unwrap_or(clause.len()));
+        let adds_w = rest.contains('w') && (who.is_empty() || who.contains('o') || who.contains('a'));
+        adds_w || rest.contains('s')
+    })
+}
+
+fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Vec<Found>) {
+    let raw_has = |f: &&str| v.cmd.raw_argv.iter().skip(1).any(|w| w.text == **f);
+    if !p.only_with.is_empty() && !p.only_with.iter().any(|f| v.has_flag(f) || raw_has(f)) {
+        return;
+    }
+    let kind = if p.append.iter().any(|f| v.has_flag(f) || raw_has(f)) {
+        EffectKind::Modify
+    } else {
+        p.kind
+    };
+    if p.targets == TargetArgs::None {
+        let t = Target {
+            class: TargetClass::Machine,
+            text: v.cmd.program.clone(),
+            environment: None,
+        };
+        out.push(found(Effect::new(0, kind, t)));
+        return;
+    }
+    // sed/perl: the script is a positional unless given by -e.
+    let script_flag = ["-e", "--expression", "--file"].iter().any(|f| v.has_flag(f));
+    let skip = if script_flag { 0 } else { usize::from(p.skip) };
+    let args: Vec<&str> = v
+        .positionals
+        .iter()
+        .filter(|a| !(script_flag && a.after_flag))
+        .map(|a| a.text.as_ref())
+        .skip(skip)
+        .collect();
+    let mode = (kind == EffectKind::Permissions)
+        .then(|| v.positionals.first().map(|a| a.text.as_ref()))
+        .flatten();
+    let chosen: Vec<(&str, EffectKind)> = match p.targets {
+        TargetArgs::All | TargetArgs::None => args.iter().map(|a| (*a, kind)).collect(),
+        TargetArgs::Last => args.last().map(|a| vec![(*a, kind)]).unwrap_or_default(),
+        TargetArgs::AllButLast => {
+            let n = args.len();
+            let mut c: Vec<(&str, EffectKind)> = args
+                .iter()
+                .take(n.saturating_sub(1))
+                .map(|a| (*a, kind))
+                .collect();
+            if n > 1
+                && let Some(last) = args.last()
+            {
+                c.push((*last, EffectKind::Overwrite));
+            }
+            c
+        }
+    };
+    for (text, k) in chosen.into_iter().take(16) {
+        let e = file_scope(v, Effect::new(0, k, path_target(text)), text);
+        // For permissions the weight says how: the mode loosens access, or the owner changes.
+        let weight = match (k, v.cmd.program.as_str()) {
+            (EffectKind::Permissions, "chmod") if mode.is_some_and(loose_mode) => super::score::LOOSENS,
+            (EffectKind::Permissions, "chown" | "chgrp") => super::score::OWNER,
+            _ => 0,
+        };
+        out.push(Found { effect: e, weight });
+    }
+}
+
+/// Daemons whose processes keep the system or its data running.
+const DAEMONS: &[&str] = &[
+    "systemd", "init", "sshd", "ssh", "postgres", "postgresql", "mysqld", "mysql", "mariadb",
+    "mongod", "redis-server", "dockerd", "containerd", "kubelet", "etcd", "nginx", "httpd",
+    "apache2", "journald", "systemd-journald", "auditd", "rsyslogd", "cron", "crond", "dbus",
+    "networkmanager", "elasticsearch", "kafka", "zookeeper", "rabbitmq-server", "java",
+];
+
+/// Services whose stop or removal weakens security.
+const SECURITY_UNITS: &[&str] = &[
+    "firewalld", "ufw", "auditd", "apparmor", "fail2ban", "ssh", "sshd", "clamav-daemon",
+    "crowdstrike", "falcon-sensor", "osqueryd", "wazuh-agent", "selinux", "nftables",
+    "iptables", "netfilter-persistent",
+];
+
+fn unit_name(w: &str) -> &str {
+    w.trim_end_matches(".service").trim_end_matches(".socket")
+}
+
+/// `dd of=`, `kill`/`pkill`/`killall`, `systemctl`: effects that depend on the words. True
+/// when the program was one of them.
+fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
+    let machine = |text: &str| Target {
+        class: TargetClass::Machine,
+        text: text.to_string(),
+        environment: None,
+    };
+    match v.cmd.program.as_str() {
+        "dd" => {
+            for a in &v.cmd.args {
+                if let Some(t) = a.text.strip_prefix("of=") {
+                    out.push(found(Effect::new(0, EffectKind::Overwrite, path_target(t))));
+                }
+            }
+            true
+        }
+        "kill" => {
+            for p in &v.positionals {
+                let t: &str = &p.text;
+                let class = match t {
+                    "-1" | "-0" => TargetClass::AllProcesses,
+                    "1" => TargetClass::SystemDaemon,
+                    _ if t.bytes().all(|b| b.is_ascii_digit()) => TargetClass::OneProcess,
+                    _ => continue,
+                };
+                let t = Target {
+                    class,
+                    text: t.to_string(),
+                    environment: None,
+                };
+                out.push(found(Effect::new(0, EffectKind::Stop, t)));
+            }
+            if v.flags.contains(&"-1") {
+                let t = Target {
+                    class: TargetClass::AllProcesses,
+                    text: "-1".into(),
+                    environment: None,
+                };
+                out.push(found(Effect::new(0, EffectKind::Stop, t)));
+            }
+            true
+        }
+        "pkill" | "killall" => {
+            let names: Vec<String> = v
+                .positionals
+                .iter()
+                .map(|p| p.text.to_ascii_lowercase())
+                .chain(v.cmd.args.iter().filter_map(|a| {
+                    a.text.strip_prefix("--user=").map(str::to_ascii_lowercase)
+                }))
+                .collect();
+            for n in names.iter().take(8) {
+                let class = if DAEMONS.contains(&n.as_str()) || v.has_flag("-u") {
+                    TargetClass::SystemDaemon
+                } else {
+                    TargetClass::OneProcess
+                };
+                let t = Target {
+                    class,
+                    text: n.clone(),
+                    environment: None,
+                };
+                out.push(found(Effect::new(0, EffectKind::Stop, t)));
+            }
+            true
+        }
+        "systemctl" | "service" => {
+            let words: Vec<&str> = v.positionals.iter().map(|p| p.text.as_ref()).collect();
+            let (verb, units) = if v.cmd.program == "service" {
+                (words.get(1).copied().unwrap_or(""), words.first().copied().into_iter().collect::<Vec<_>>())
+            } else {
+                (words.first().copied().unwrap_or(""), words.iter().skip(1).copied().collect())
+            };
+            match verb {
+                "poweroff" | "reboot" | "halt" | "kexec" | "suspend" | "hibernate" | "rescue"
+                | "emergency" | "isolate" | "soft-reboot" => {
+                    out.push(found(Effect::new(0, EffectKind::Power, machine(verb))));
+                }
+                "stop" | "disable" | "mask" | "kill" => {
+                    for u in units.iter().take(8) {
+                        let name = unit_name(u);
+                        let (kind, class) = if SECURITY_UNITS.contains(&name) {
+                            (EffectKind::Security, TargetClass::Machine)
+                        } else {
+                            (EffectKind::Stop, TargetClass::SystemDaemon)
+                        };
+                        let t = Target {
+                            class,
+                            text: (*u).to_string(),
+                            environment: None,
+                        };
+                        out.push(found(Effect::new(0, kind, t)));
+                    }
+                }
+                _ => {}
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Split a word into lowercase parts: `apps:destroy` → apps, destroy; `DeleteCluster` →
+/// delete, cluster; `delete_vhost` → delete, vhost.
+fn parts(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for chunk in word.split([':', '-', '_', '.', '/']) {
+        let mut cur = String::new();
+        let mut prev_lower = false;
+        for c in chunk.chars() {
+            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            cur.push(c.to_ascii_lowercase());
+        }
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+    }
+    out
+}
+
+/// Whether a word can be a subcommand (`projects`, `apps:destroy`, `delete-bucket`).
+fn is_subcommand_word(w: &str) -> bool {
+    w.len() <= 64
+        && w.starts_with(|c: char| c.is_ascii_alphabetic())
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '-' | '_'))
+}
+
+/// Strength of a kind when a command states several (the strongest wins).
+fn strength(k: EffectKind) -> u8 {
+    match k {
+        EffectKind::Delete => 6,
+        EffectKind::Overwrite => 5,
+        EffectKind::Stop => 4,
+        EffectKind::Publish => 3,
+        EffectKind::Modify => 2,
+        EffectKind::Install => 1,
+        _ => 0,
+    }
+}
+
+fn env_words<'a>(v: &'a CommandView<'_>) -> impl Iterator<Item = &'a str> {
+    v.cmd
+        .args
+        .iter()
+        .map(|a| a.text.as_str())
+        .chain(v.cmd.assignments.iter().map(|(_, w)| w.text.as_str()))
+}
+
+fn scope_flags(v: &CommandView<'_>, mut e: Effect) -> Effect {
+    for a in &v.cmd.raw_argv[1.min(v.cmd.raw_argv.len())..] {
+        let t = a.text.as_str();
+        if t.starts_with('-') {
+            if table::is_forced_flag(t) {
+                e = e.with_scope(Scope::Forced);
+            }
+            if table::is_bulk_flag(t) {
+                e = e.with_scope(Scope::Bulk);
+            }
+        } else if t.contains('*') || t == "_all" || t.contains("=all") {
+            e = e.with_scope(Scope::Bulk);
+        }
+    }
+    e
+}
+
+/// Intent read from the subcommand words and flags of a program nobody described.
+fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
+    let mut best: Option<(EffectKind, usize)> = None;
+    let mut noun = false;
+    let zone: Vec<(usize, &str)> = v
+        .positionals
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.after_flag)
+        .map(|(i, p)| (i, p.text.as_ref()))
+        .take(4)
+        .take_while(|(_, w)| is_subcommand_word(w))
+        .collect();
+    for (i, w) in &zone {
+        for part in parts(w) {
+            if table::is_resource_noun(&part) {
+                noun = true;
+            }
+            if let Some(k) = table::verb(&part)
+                && best.is_none_or(|(b, _)| strength(k) > strength(b))
+            {
+                best = Some((k, *i));
+            }
+        }
+    }
+    let mut target_text: Option<String> = None;
+    if let Some((_, i)) = best {
+        target_text = v
+            .positionals
+            .iter()
+            .skip(i + 1)
+            .find(|p| !p.after_flag)
+            .map(|p| p.text.to_string());
+    }
+    for a in v.cmd.raw_argv.iter().skip(1) {
+        if let Some(k) = table::verb_flag(&a.text)
+            && best.is_none_or(|(b, _)| strength(k) > strength(b))
+        {
+            best = Some((k, usize::MAX));
+        }
+    }
+    let Some((kind, i)) = best else {
+        return;
+    };
+    let text = target_text
+        .or_else(|| v.positionals.get(i).map(|p| p.text.to_string()))
+        .or_else(|| v.positionals.iter().find(|p| !p.after_flag).map(|p| p.text.to_string()))
+        .unwrap_or_else(|| v.cmd.program.clone());
+    let environment = classify_env(env_words(v));
+    let t = Target {
+        class: TargetClass::CloudResource,
+        text,
+        environment: Some(environment),
+    };
+    let e = scope_flags(v, Effect::new(0, kind, t));
+    out.push(Found {
+        effect: e,
+        weight: if noun { 8 } else { 0 },
+    });
+}
+
+fn is_method(w: &str) -> Option<String> {
+    let u = w.to_ascii_uppercase();
+    ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+        .contains(&u.as_str())
+        .then_some(u)
+}
+
+fn looks_like_url(w: &str) -> bool {
+    w.contains("://")
+        || w.starts_with(':')
+        || w.starts_with("localhost")
+        || (w.contains('.') && !w.starts_with(['.', '/', '@', '{', '[']) && !w.contains('=') && {
+            let host = riskgate_model::effect::host_of(w);
+            host.contains('.') && host.rsplit('.').next().is_some_and(|tld| tld.chars().all(|c| c.is_ascii_alphanumeric()) && !tld.is_empty())
+        })
+}
+
+/// HTTP clients: the method and the host decide the effect. True when the program was one.
+fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
+    let program = v.cmd.program.as_str();
+    let pos: Vec<&str> = v
+        .positionals
+        .iter()
+        .filter(|p| !p.after_flag)
+        .map(|p| p.text.as_ref())
+        .collect();
+    let (method, url): (String, Option<String>) = match program {
+        "curl" | "curlie" => {
+            let data = ["--data", "--data-raw", "--data-binary", "--data-urlencode", "--form", "--json", "-d", "-F"]
+                .iter()
+                .any(|f| v.has_flag(f) || v.flags.iter().any(|x| x.starts_with(&format!("{f}="))));
+            let upload = v.has_flag("--upload-file") || v.has_flag("-T");
+            let m = v
+                .cmd
+                .flag_value("--request")
+                .map(str::to_ascii_uppercase)
+                .unwrap_or_else(|| {
+                    if upload {
+                        "PUT".into()
+                    } else if data {
+                        "POST".into()
+                    } else {
+                        "GET".into()
+                    }
+                });
+            let url = v
+                .cmd
+                .flag_value("--url")
+                .map(str::to_string)
+                .or_else(|| pos.iter().find(|w| looks_like_url(w)).map(|w| w.to_string()));
+            (m, url)
+        }
+        "wget" => {
+            let m = v
+                .cmd
+                .flag_value("--method")
+                .map(str::to_ascii_uppercase)
+                .unwrap_or_else(|| {
+                    if v.has_flag("--post-data") || v.has_flag("--post-file") {
+                        "POST".into()
+                    } else {
+                        "GET".into()
+                    }
+                });
+            (m, pos.iter().find(|w| looks_like_url(w)).map(|w| w.to_string()))
+        }
+        "http" | "https" | "xh" | "xhs" | "httpie" => {
+            // Boolean flags (`--ignore-stdin`) make the next word look like a flag's value:
+            // the method is the first positional that is one, whatever precedes it.
+            let all: Vec<&str> = v.positionals.iter().map(|p| p.text.as_ref()).collect();
+            let at = all.iter().take(3).position(|w| is_method(w).is_some());
+            let (m, rest) = match at {
+                Some(i) => (all.get(i).and_then(|w| is_method(w)), &all[i + 1..]),
+                None => (None, &pos[..]),
+            };
+            let url = rest.first().map(|w| w.to_string());
+            let data = rest.iter().skip(1).any(|w| {
+                w.contains(":=") || (w.contains('=') && !w.contains("=="))
+            });
+            let m = m.unwrap_or_else(|| if data { "POST".into() } else { "GET".into() });
+            (m, url)
+        }
+        "gh" => {
+            if pos.first() != Some(&"api") {
+                return false;
+            }
+            let fields = ["-f", "-F", "--field", "--raw-field", "--input"]
+                .iter()
+                .any(|f| v.has_flag(f));
+            let m = v
+                .cmd
+                .flag_value("--method")
+                .map(str::to_ascii_uppercase)
+                .unwrap_or_else(|| if fields { "POST".into() } else { "GET".into() });
+            let path = pos.get(1).map(|p| p.trim_start_matches('/')).unwrap_or("");
+            (m, Some(format!("https://api.github.com/{path}")))
+        }
+        "grpcurl" => {
+            let Some(method) = pos.last() else {
+                return true;
+            };
+            let host = pos.iter().rev().nth(1).map(|h| h.to_string());
+            let name = method.rsplit(['/', '.']).next().unwrap_or(method);
+            let kind = parts(name).iter().filter_map(|p| table::verb(p)).max_by_key(|k| strength(*k));
+            if let (Some(kind), Some(host)) = (kind, host) {
+                let t = Target {
+                    class: classify_host(&host),
+                    text: format!("{host}/{method}"),
+                    environment: Some(classify_env(env_words(v))),
+                };
+                out.push(found(Effect::new(0, kind, t)));
+            }
+            return true;
+        }
+        _ => return false,
+    };
+    let Some(url) = url else {
+        return true;
+    };
+    let class = classify_host(&url);
+    let path_kind = url
+        .split_once("://")
+        .map(|(_, r)| r)
+        .unwrap_or(&url)
+        .split_once('/')
+        .map(|(_, p)| p)
+        .unwrap_or("")
+        .split(['?', '#'])
+        .next()
+        .map(|p| {
+            p.split('/')
+                .flat_map(parts)
+                .filter_map(|w| table::verb(&w))
+                .filter(|k| *k == EffectKind::Delete)
+                .max_by_key(|k| strength(*k))
+        })
+        .unwrap_or(None);
+    let kind = match method.as_str() {
+        "DELETE" => EffectKind::Delete,
+        "PUT" | "PATCH" => EffectKind::Modify,
+        "POST" => path_kind.unwrap_or(EffectKind::Send),
+        _ => EffectKind::Read,
+    };
+    let environment = classify_env(std::iter::once(url.as_str()).chain(env_words(v)));
+    let t = Target {
+        class,
+        text: url.clone(),
+        environment: (environment != Environment::Unknown).then_some(environment),
+    };
+    let mut e = Effect::new(0, kind, t);
+    if kind == EffectKind::Read {
+        e.reversible = true;
+    }
+    if url.contains('*') || url.ends_with("/_all") {
+        e = e.with_scope(Scope::Bulk);
+    }
+    out.push(found(e));
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_parts() {
+        assert_eq!(parts("apps:destroy"), ["apps", "destroy"]);
+        assert_eq!(parts("DeleteCluster"), ["delete", "cluster"]);
+        assert_eq!(parts("delete_vhost"), ["delete", "vhost"]);
+        assert_eq!(parts("service-instance-delete"), ["service", "instance", "delete"]);
+    }
+
+    #[test]
+    fn modes() {
+        assert!(loose_mode("777") && loose_mode("4755") && loose_mode("o+w") && loose_mode("u+s"));
+        assert!(loose_mode("a+rwx") && loose_mode("+w"));
+        assert!(!loose_mode("600") && !loose_mode("755") && !loose_mode("+x") && !loose_mode("u+w"));
+    }
+
+    #[test]
+    fn urls() {
+        assert!(looks_like_url("https://x.io") && looks_like_url("api.acme.io/v1"));
+        assert!(looks_like_url(":8080/health") && looks_like_url("localhost:3000/x"));
+        assert!(!looks_like_url("key=value.x") && !looks_like_url("./a.b"));
+    }
+}

@@ -1,0 +1,94 @@
+//! The program knowledge of `data/effects.yaml`, compiled into sorted static tables by the
+//! build script, and the lookups over them.
+
+use riskgate_model::effect::EffectKind;
+
+/// Which positional arguments of a described program are its targets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TargetArgs {
+    /// Every positional.
+    All,
+    /// The last one (a copy's destination).
+    Last,
+    /// All but the last (a move's sources).
+    AllButLast,
+    /// None (the effect is on the machine).
+    None,
+}
+
+/// What a described program does to its arguments.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ProgramEffect {
+    pub(crate) kind: EffectKind,
+    pub(crate) targets: TargetArgs,
+    pub(crate) skip: u8,
+    pub(crate) only_with: &'static [&'static str],
+    pub(crate) append: &'static [&'static str],
+}
+
+include!(concat!(env!("OUT_DIR"), "/effects_data.rs"));
+
+/// The description of `program`, if `data/effects.yaml` has one.
+pub(crate) fn program(program: &str) -> Option<&'static ProgramEffect> {
+    PROGRAMS
+        .binary_search_by(|(p, _)| (*p).cmp(program))
+        .ok()
+        .and_then(|i| PROGRAMS.get(i))
+        .map(|(_, e)| e)
+}
+
+/// Whether `program` acts on local state only (its verbs are not read as intent).
+pub(crate) fn is_local(program: &str) -> bool {
+    LOCAL.binary_search(&program).is_ok()
+}
+
+/// The effect a subcommand word (or a part of one) states.
+pub(crate) fn verb(word: &str) -> Option<EffectKind> {
+    VERBS
+        .binary_search_by(|(w, _)| (*w).cmp(word))
+        .ok()
+        .and_then(|i| VERBS.get(i))
+        .map(|(_, k)| *k)
+}
+
+/// The effect a flag states (`--delete`).
+pub(crate) fn verb_flag(flag: &str) -> Option<EffectKind> {
+    VERB_FLAGS.iter().find(|(f, _)| *f == flag).map(|(_, k)| *k)
+}
+
+/// Whether a flag skips confirmation (`--yes`, `--force`, `--confirm=NAME`).
+pub(crate) fn is_forced_flag(flag: &str) -> bool {
+    let name = flag.split_once('=').map(|(n, _)| n).unwrap_or(flag);
+    FORCED_FLAGS.binary_search(&name).is_ok()
+}
+
+/// Whether a flag makes the effect bulk (`--all`, `--recursive`, `--prefix`).
+pub(crate) fn is_bulk_flag(flag: &str) -> bool {
+    let name = flag.split_once('=').map(|(n, _)| n).unwrap_or(flag);
+    BULK_FLAGS.binary_search(&name).is_ok()
+        || (name.starts_with("--all-") && name.len() > 6)
+}
+
+/// Whether a word names a remote resource whose loss matters (`projects`, `bucket`).
+pub(crate) fn is_resource_noun(word: &str) -> bool {
+    RESOURCE_NOUNS.binary_search(&word).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_sorted_and_found() {
+        assert!(PROGRAMS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(VERBS.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!(program("rm").map(|p| p.kind), Some(EffectKind::Delete));
+        assert!(is_local("npm") && !is_local("doctl"));
+        assert_eq!(verb("destroy"), Some(EffectKind::Delete));
+        assert_eq!(verb("deploy"), Some(EffectKind::Publish));
+        assert_eq!(verb("list"), None);
+        assert!(is_forced_flag("--yes") && is_forced_flag("--confirm=acme-prod"));
+        assert!(is_bulk_flag("--all") && is_bulk_flag("--all-collections"));
+        assert!(is_resource_noun("projects") && !is_resource_noun("logs"));
+    }
+}
