@@ -29,6 +29,7 @@ FILES = {
 # rejected: each round was written blind and measured as it was written.
 MIXED = {
     "round7.jsonl": (120, 120),
+    "round6.jsonl": (150, 150),
     "round9.jsonl": (150, 150),
 }
 MIXED_KEYS = {"command", "label", "category", "note", "id"}

@@ -352,7 +352,12 @@ pub const SYSTEM_AUTH: &[&str] = &[
 ];
 
 /// Log and audit locations.
-pub const LOG_DIRS: &[&str] = &["/var/log", "/var/audit", "/private/var/log", "/Library/Logs"];
+pub const LOG_DIRS: &[&str] = &[
+    "/var/log",
+    "/var/audit",
+    "/private/var/log",
+    "/Library/Logs",
+];
 
 /// Regenerable build outputs and caches (a path segment).
 pub const BUILD_OUTPUTS: &[&str] = &[
@@ -413,7 +418,9 @@ const DISK_PREFIXES: &[&str] = &[
 /// `path` is `dir` or inside it (`/etc/cron` also covers `/etc/cron.d` and `/etc/crontab`).
 fn under(path: &str, dir: &str) -> bool {
     path.strip_prefix(dir).is_some_and(|r| {
-        r.is_empty() || r.starts_with('/') || (dir.ends_with("/cron") && !r.contains('/'))
+        r.is_empty()
+            || r.starts_with('/')
+            || (dir.ends_with("/cron") && !r.contains('/'))
             || (dir.ends_with("/cron") && r.starts_with('.'))
     })
 }
@@ -483,8 +490,7 @@ pub fn classify_path(path: &str) -> TargetClass {
         return TargetClass::UserData;
     }
     if p.starts_with('/') {
-        if HARMLESS_DEVICES.contains(&p) || p.starts_with("/dev/fd/") || p.starts_with("/dev/shm")
-        {
+        if HARMLESS_DEVICES.contains(&p) || p.starts_with("/dev/fd/") || p.starts_with("/dev/shm") {
             return TargetClass::Temp;
         }
         if let Some(dev) = p.strip_prefix("/dev/") {
@@ -508,7 +514,10 @@ pub fn classify_path(path: &str) -> TargetClass {
         if under(p, "/boot") || under(p, "/efi") {
             return TargetClass::Boot;
         }
-        if ["/tmp", "/var/tmp", "/private/tmp"].iter().any(|d| under(p, d)) {
+        if ["/tmp", "/var/tmp", "/private/tmp"]
+            .iter()
+            .any(|d| under(p, d))
+        {
             return TargetClass::Temp;
         }
         if under(p, "/var/cache") {

@@ -28,8 +28,8 @@
 mod action;
 mod assessment;
 pub mod credentials;
-pub mod effect;
 mod decision;
+pub mod effect;
 mod finding;
 mod level;
 pub mod secrets;

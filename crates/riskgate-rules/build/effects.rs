@@ -16,6 +16,8 @@ struct ProgramSpec {
     #[serde(default)]
     only_with: Vec<String>,
     #[serde(default)]
+    unless_with: Vec<String>,
+    #[serde(default)]
     append: Vec<String>,
 }
 
@@ -82,20 +84,29 @@ pub fn generate(file: &Path) -> Result<String, String> {
             "last" => "Last",
             "all_but_last" => "AllButLast",
             "none" => "None",
-            t => return Err(format!("data/effects.yaml: `{name}`: unknown targets `{t}`")),
+            t => {
+                return Err(format!(
+                    "data/effects.yaml: `{name}`: unknown targets `{t}`"
+                ));
+            }
         };
         let _ = writeln!(
             out,
-            "    ({name:?}, ProgramEffect {{ kind: EffectKind::{}, targets: TargetArgs::{targets}, skip: {}, only_with: {}, append: {} }}),",
+            "    ({name:?}, ProgramEffect {{ kind: EffectKind::{}, targets: TargetArgs::{targets}, skip: {}, only_with: {}, unless_with: {}, append: {} }}),",
             kind(&p.kind)?,
             p.skip,
             strs(&p.only_with),
+            strs(&p.unless_with),
             strs(&p.append)
         );
     }
     out.push_str("];\n\n");
     let local = sorted_unique(spec.local, "local")?;
-    let _ = writeln!(out, "pub(crate) static LOCAL: &[&str] = {};\n", strs(&local));
+    let _ = writeln!(
+        out,
+        "pub(crate) static LOCAL: &[&str] = {};\n",
+        strs(&local)
+    );
     let mut verbs: Vec<(String, &'static str)> = Vec::new();
     for (k, words) in &spec.verbs {
         let v = kind(k)?;

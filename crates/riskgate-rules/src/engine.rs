@@ -112,14 +112,18 @@ impl CommandEngine {
     /// The effects of every simple command of `parsed` (see [`riskgate_model::effect`]).
     pub fn effects(&self, parsed: &ParsedCommand) -> Vec<Effect> {
         let views = views_of(parsed);
-        effects::effects(&views).into_iter().map(|(e, _)| e).collect()
+        effects::effects(&views, &[])
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect()
     }
 
     /// [`CommandEngine::findings`] and the effects they were partly scored from, in one pass.
     pub fn findings_and_effects(&self, parsed: &ParsedCommand) -> (Vec<Finding>, Vec<Effect>) {
         let views = views_of(parsed);
-        let mut out = self.rule_findings(parsed, &views);
-        let scored = effects::effects(&views);
+        let mut known = Vec::new();
+        let mut out = self.rule_findings(parsed, &views, &mut known);
+        let scored = effects::effects(&views, &known);
         out.extend(effects::findings(&scored, &views));
         let effects: Vec<Effect> = scored.into_iter().map(|(e, _)| e).collect();
 
@@ -171,18 +175,28 @@ impl CommandEngine {
             .enumerate()
             .map(|(i, c)| CommandView::new(parsed, i, c))
             .collect();
-        self.rule_findings(parsed, &views)
+        self.rule_findings(parsed, &views, &mut Vec::new())
             .into_iter()
             .map(|f| f.rule_id)
             .collect()
     }
 
-    fn rule_findings(&self, parsed: &ParsedCommand, views: &[CommandView<'_>]) -> Vec<Finding> {
+    /// The findings of matching rules; `known` receives the indexes of commands that a rule
+    /// matched by program or canonical form (their subcommands are known, not guessed).
+    fn rule_findings(
+        &self,
+        parsed: &ParsedCommand,
+        views: &[CommandView<'_>],
+        known: &mut Vec<usize>,
+    ) -> Vec<Finding> {
         let mut hits: Vec<(&Rule, Hit)> = Vec::new();
         for v in views {
             self.rules.for_program(&v.cmd.program, |r| {
                 if let Some(h) = matcher::rule_matches_command(r, v) {
                     hits.push((r, h));
+                    if !known.contains(&v.index) {
+                        known.push(v.index);
+                    }
                 }
             });
             if !v.help {
@@ -190,6 +204,9 @@ impl CommandEngine {
                     .for_patterns(Target::Canonical, &v.canonical, |r| {
                         if let Some(h) = matcher::rule_matches_command(r, v) {
                             hits.push((r, h));
+                            if !known.contains(&v.index) {
+                                known.push(v.index);
+                            }
                         }
                     });
             }

@@ -135,10 +135,17 @@ pub(crate) fn is_dry_run(view: &CommandView<'_>) -> bool {
 pub(crate) fn generic_score(view: &CommandView<'_>) -> GenericScore {
     let cmd = view.cmd;
     let info = executable(&cmd.program);
-    let base = u32::from(info.base);
+    // When the effect table says this invocation only reads (`wipefs` without `--all`,
+    // `sfdisk --dump`), the executable counts as a look and its arguments add nothing.
+    let harmless = crate::effects::described_as_harmless(view);
+    let base = if harmless {
+        u32::from(info.base).min(10)
+    } else {
+        u32::from(info.base)
+    };
     let mut reasons = Vec::new();
     let mut raw_args = 0u32;
-    if !is_dry_run(view) {
+    if !is_dry_run(view) && !harmless {
         let mut worst = (0u32, "", "");
         for p in &view.positionals {
             let (s, why) = path_danger(&p.text);

@@ -70,7 +70,11 @@ fn render_text(p: &ParsedCommand, effects: &[Effect]) -> String {
                 .filter_map(|s| serde_json::to_value(s).ok())
                 .filter_map(|s| s.as_str().map(str::to_string))
                 .collect();
-            if let Some(env) = e.target.environment.and_then(|x| serde_json::to_value(x).ok()) {
+            if let Some(env) = e
+                .target
+                .environment
+                .and_then(|x| serde_json::to_value(x).ok())
+            {
                 notes.push(format!("environment {}", env.as_str().unwrap_or("?")));
             }
             if !e.reversible {

@@ -19,10 +19,16 @@ use crate::scoring;
 pub(crate) struct Found {
     pub(crate) effect: Effect,
     pub(crate) weight: u32,
+    /// Read from a subcommand verb or flag of a program nobody described.
+    pub(crate) guessed: bool,
 }
 
 fn found(effect: Effect) -> Found {
-    Found { effect, weight: 0 }
+    Found {
+        effect,
+        weight: 0,
+        guessed: false,
+    }
 }
 
 fn path_target(text: &str) -> Target {
@@ -43,8 +49,7 @@ pub(crate) fn command_effects(v: &CommandView<'_>) -> Vec<Found> {
     let program = v.cmd.program.as_str();
     if let Some(p) = table::program(program) {
         described_effects(v, p, &mut out);
-    } else if !special_effects(v, &mut out) && !http_effects(v, &mut out) && is_unknown(program)
-    {
+    } else if !special_effects(v, &mut out) && !http_effects(v, &mut out) && is_unknown(program) {
         generic_effects(v, &mut out);
     }
     for f in &mut out {
@@ -67,7 +72,10 @@ fn redirect_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     for r in &v.cmd.redirects {
         let op = r.op.as_str();
         let t = r.target.text.as_str();
-        if !op.contains('>') || ((op.ends_with('&') || op == ">&") && (t == "-" || t.bytes().all(|b| b.is_ascii_digit()))) {
+        if !op.contains('>')
+            || ((op.ends_with('&') || op == ">&")
+                && (t == "-" || t.bytes().all(|b| b.is_ascii_digit())))
+        {
             continue;
         }
         let target = path_target(t);
@@ -102,19 +110,32 @@ fn loose_mode(mode: &str) -> bool {
     if mode.bytes().all(|b| b.is_ascii_digit()) {
         let d: Vec<u8> = mode.bytes().map(|b| b - b'0').collect();
         let others = d.last().copied().unwrap_or(0);
-        let special = if d.len() == 4 { d.first().copied().unwrap_or(0) } else { 0 };
+        let special = if d.len() == 4 {
+            d.first().copied().unwrap_or(0)
+        } else {
+            0
+        };
         return matches!(others, 2 | 3 | 6 | 7) || special & 6 != 0;
     }
     mode.split(',').any(|clause| {
         let (who, rest) = clause.split_at(clause.find(['+', '=']).unwrap_or(clause.len()));
-        let adds_w = rest.contains('w') && (who.is_empty() || who.contains('o') || who.contains('a'));
+        let adds_w =
+            rest.contains('w') && (who.is_empty() || who.contains('o') || who.contains('a'));
         adds_w || rest.contains('s')
     })
 }
 
+/// Whether the effect a described program has applies to this invocation (`wipefs` without
+/// `--all` only lists signatures; `sfdisk --dump` only reads the table).
+pub(crate) fn described_applies(v: &CommandView<'_>, p: &table::ProgramEffect) -> bool {
+    let raw_has = |f: &&str| v.cmd.raw_argv.iter().skip(1).any(|w| w.text == **f);
+    let has = |f: &&str| v.has_flag(f) || raw_has(f);
+    (p.only_with.is_empty() || p.only_with.iter().any(has)) && !p.unless_with.iter().any(has)
+}
+
 fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Vec<Found>) {
     let raw_has = |f: &&str| v.cmd.raw_argv.iter().skip(1).any(|w| w.text == **f);
-    if !p.only_with.is_empty() && !p.only_with.iter().any(|f| v.has_flag(f) || raw_has(f)) {
+    if !described_applies(v, p) {
         return;
     }
     let kind = if p.append.iter().any(|f| v.has_flag(f) || raw_has(f)) {
@@ -132,7 +153,9 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
         return;
     }
     // sed/perl: the script is a positional unless given by -e.
-    let script_flag = ["-e", "--expression", "--file"].iter().any(|f| v.has_flag(f));
+    let script_flag = ["-e", "--expression", "--file"]
+        .iter()
+        .any(|f| v.has_flag(f));
     let skip = if script_flag { 0 } else { usize::from(p.skip) };
     let args: Vec<&str> = v
         .positionals
@@ -166,27 +189,73 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
         let e = file_scope(v, Effect::new(0, k, path_target(text)), text);
         // For permissions the weight says how: the mode loosens access, or the owner changes.
         let weight = match (k, v.cmd.program.as_str()) {
-            (EffectKind::Permissions, "chmod") if mode.is_some_and(loose_mode) => super::score::LOOSENS,
+            (EffectKind::Permissions, "chmod") if mode.is_some_and(loose_mode) => {
+                super::score::LOOSENS
+            }
             (EffectKind::Permissions, "chown" | "chgrp") => super::score::OWNER,
             _ => 0,
         };
-        out.push(Found { effect: e, weight });
+        out.push(Found {
+            effect: e,
+            weight,
+            guessed: false,
+        });
     }
 }
 
 /// Daemons whose processes keep the system or its data running.
 const DAEMONS: &[&str] = &[
-    "systemd", "init", "sshd", "ssh", "postgres", "postgresql", "mysqld", "mysql", "mariadb",
-    "mongod", "redis-server", "dockerd", "containerd", "kubelet", "etcd", "nginx", "httpd",
-    "apache2", "journald", "systemd-journald", "auditd", "rsyslogd", "cron", "crond", "dbus",
-    "networkmanager", "elasticsearch", "kafka", "zookeeper", "rabbitmq-server", "java",
+    "systemd",
+    "init",
+    "sshd",
+    "ssh",
+    "postgres",
+    "postgresql",
+    "mysqld",
+    "mysql",
+    "mariadb",
+    "mongod",
+    "redis-server",
+    "dockerd",
+    "containerd",
+    "kubelet",
+    "etcd",
+    "nginx",
+    "httpd",
+    "apache2",
+    "journald",
+    "systemd-journald",
+    "auditd",
+    "rsyslogd",
+    "cron",
+    "crond",
+    "dbus",
+    "networkmanager",
+    "elasticsearch",
+    "kafka",
+    "zookeeper",
+    "rabbitmq-server",
+    "java",
 ];
 
 /// Services whose stop or removal weakens security.
 const SECURITY_UNITS: &[&str] = &[
-    "firewalld", "ufw", "auditd", "apparmor", "fail2ban", "ssh", "sshd", "clamav-daemon",
-    "crowdstrike", "falcon-sensor", "osqueryd", "wazuh-agent", "selinux", "nftables",
-    "iptables", "netfilter-persistent",
+    "firewalld",
+    "ufw",
+    "auditd",
+    "apparmor",
+    "fail2ban",
+    "ssh",
+    "sshd",
+    "clamav-daemon",
+    "crowdstrike",
+    "falcon-sensor",
+    "osqueryd",
+    "wazuh-agent",
+    "selinux",
+    "nftables",
+    "iptables",
+    "netfilter-persistent",
 ];
 
 fn unit_name(w: &str) -> &str {
@@ -237,14 +306,14 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             true
         }
         "pkill" | "killall" => {
-            let names: Vec<String> = v
-                .positionals
-                .iter()
-                .map(|p| p.text.to_ascii_lowercase())
-                .chain(v.cmd.args.iter().filter_map(|a| {
-                    a.text.strip_prefix("--user=").map(str::to_ascii_lowercase)
-                }))
-                .collect();
+            let names: Vec<String> =
+                v.positionals
+                    .iter()
+                    .map(|p| p.text.to_ascii_lowercase())
+                    .chain(v.cmd.args.iter().filter_map(|a| {
+                        a.text.strip_prefix("--user=").map(str::to_ascii_lowercase)
+                    }))
+                    .collect();
             for n in names.iter().take(8) {
                 let class = if DAEMONS.contains(&n.as_str()) || v.has_flag("-u") {
                     TargetClass::SystemDaemon
@@ -263,9 +332,15 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         "systemctl" | "service" => {
             let words: Vec<&str> = v.positionals.iter().map(|p| p.text.as_ref()).collect();
             let (verb, units) = if v.cmd.program == "service" {
-                (words.get(1).copied().unwrap_or(""), words.first().copied().into_iter().collect::<Vec<_>>())
+                (
+                    words.get(1).copied().unwrap_or(""),
+                    words.first().copied().into_iter().collect::<Vec<_>>(),
+                )
             } else {
-                (words.first().copied().unwrap_or(""), words.iter().skip(1).copied().collect())
+                (
+                    words.first().copied().unwrap_or(""),
+                    words.iter().skip(1).copied().collect(),
+                )
             };
             match verb {
                 "poweroff" | "reboot" | "halt" | "kexec" | "suspend" | "hibernate" | "rescue"
@@ -367,6 +442,8 @@ fn scope_flags(v: &CommandView<'_>, mut e: Effect) -> Effect {
 fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     let mut best: Option<(EffectKind, usize)> = None;
     let mut noun = false;
+    // A verb that says "all" (`deleteall`, `flushall`, `purge_all`) is bulk.
+    let mut says_all = false;
     let zone: Vec<(usize, &str)> = v
         .positionals
         .iter()
@@ -377,11 +454,17 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         .take_while(|(_, w)| is_subcommand_word(w))
         .collect();
     for (i, w) in &zone {
-        for part in parts(w) {
-            if table::is_resource_noun(&part) {
+        let ps = parts(w);
+        for (j, part) in ps.iter().enumerate() {
+            if table::is_resource_noun(part) {
                 noun = true;
             }
-            if let Some(k) = table::verb(&part)
+            if table::verb(part).is_some()
+                && (part.ends_with("all") || ps.get(j + 1).is_some_and(|n| n == "all"))
+            {
+                says_all = true;
+            }
+            if let Some(k) = table::verb(part)
                 && best.is_none_or(|(b, _)| strength(k) > strength(b))
             {
                 best = Some((k, *i));
@@ -409,7 +492,12 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     };
     let text = target_text
         .or_else(|| v.positionals.get(i).map(|p| p.text.to_string()))
-        .or_else(|| v.positionals.iter().find(|p| !p.after_flag).map(|p| p.text.to_string()))
+        .or_else(|| {
+            v.positionals
+                .iter()
+                .find(|p| !p.after_flag)
+                .map(|p| p.text.to_string())
+        })
         .unwrap_or_else(|| v.cmd.program.clone());
     let environment = classify_env(env_words(v));
     let t = Target {
@@ -417,10 +505,14 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         text,
         environment: Some(environment),
     };
-    let e = scope_flags(v, Effect::new(0, kind, t));
+    let mut e = scope_flags(v, Effect::new(0, kind, t));
+    if says_all {
+        e = e.with_scope(Scope::Bulk);
+    }
     out.push(Found {
         effect: e,
         weight: if noun { 8 } else { 0 },
+        guessed: true,
     });
 }
 
@@ -437,7 +529,10 @@ fn looks_like_url(w: &str) -> bool {
         || w.starts_with("localhost")
         || (w.contains('.') && !w.starts_with(['.', '/', '@', '{', '[']) && !w.contains('=') && {
             let host = riskgate_model::effect::host_of(w);
-            host.contains('.') && host.rsplit('.').next().is_some_and(|tld| tld.chars().all(|c| c.is_ascii_alphanumeric()) && !tld.is_empty())
+            host.contains('.')
+                && host.rsplit('.').next().is_some_and(|tld| {
+                    tld.chars().all(|c| c.is_ascii_alphanumeric()) && !tld.is_empty()
+                })
         })
 }
 
@@ -452,9 +547,18 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         .collect();
     let (method, url): (String, Option<String>) = match program {
         "curl" | "curlie" => {
-            let data = ["--data", "--data-raw", "--data-binary", "--data-urlencode", "--form", "--json", "-d", "-F"]
-                .iter()
-                .any(|f| v.has_flag(f) || v.flags.iter().any(|x| x.starts_with(&format!("{f}="))));
+            let data = [
+                "--data",
+                "--data-raw",
+                "--data-binary",
+                "--data-urlencode",
+                "--form",
+                "--json",
+                "-d",
+                "-F",
+            ]
+            .iter()
+            .any(|f| v.has_flag(f) || v.flags.iter().any(|x| x.starts_with(&format!("{f}="))));
             let upload = v.has_flag("--upload-file") || v.has_flag("-T");
             let m = v
                 .cmd
@@ -469,11 +573,11 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                         "GET".into()
                     }
                 });
-            let url = v
-                .cmd
-                .flag_value("--url")
-                .map(str::to_string)
-                .or_else(|| pos.iter().find(|w| looks_like_url(w)).map(|w| w.to_string()));
+            let url = v.cmd.flag_value("--url").map(str::to_string).or_else(|| {
+                pos.iter()
+                    .find(|w| looks_like_url(w))
+                    .map(|w| w.to_string())
+            });
             (m, url)
         }
         "wget" => {
@@ -488,7 +592,12 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                         "GET".into()
                     }
                 });
-            (m, pos.iter().find(|w| looks_like_url(w)).map(|w| w.to_string()))
+            (
+                m,
+                pos.iter()
+                    .find(|w| looks_like_url(w))
+                    .map(|w| w.to_string()),
+            )
         }
         "http" | "https" | "xh" | "xhs" | "httpie" => {
             // Boolean flags (`--ignore-stdin`) make the next word look like a flag's value:
@@ -500,9 +609,10 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                 None => (None, &pos[..]),
             };
             let url = rest.first().map(|w| w.to_string());
-            let data = rest.iter().skip(1).any(|w| {
-                w.contains(":=") || (w.contains('=') && !w.contains("=="))
-            });
+            let data = rest
+                .iter()
+                .skip(1)
+                .any(|w| w.contains(":=") || (w.contains('=') && !w.contains("==")));
             let m = m.unwrap_or_else(|| if data { "POST".into() } else { "GET".into() });
             (m, url)
         }
@@ -527,7 +637,10 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             };
             let host = pos.iter().rev().nth(1).map(|h| h.to_string());
             let name = method.rsplit(['/', '.']).next().unwrap_or(method);
-            let kind = parts(name).iter().filter_map(|p| table::verb(p)).max_by_key(|k| strength(*k));
+            let kind = parts(name)
+                .iter()
+                .filter_map(|p| table::verb(p))
+                .max_by_key(|k| strength(*k));
             if let (Some(kind), Some(host)) = (kind, host) {
                 let t = Target {
                     class: classify_host(&host),
@@ -564,9 +677,20 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
     let kind = match method.as_str() {
         "DELETE" => EffectKind::Delete,
         "PUT" | "PATCH" => EffectKind::Modify,
-        "POST" => path_kind.unwrap_or(EffectKind::Send),
+        "POST" => EffectKind::Send,
         _ => EffectKind::Read,
     };
+    // A POST to a destructive path (`/purge_cache`, `/bulk-delete`) weighs more; what it
+    // destroys is in the body, so only a body that says "everything" makes it bulk.
+    let weight = if kind == EffectKind::Send && path_kind.is_some() {
+        25
+    } else {
+        0
+    };
+    let bulk_body = v.cmd.args.iter().any(|a| {
+        let l = a.text.to_ascii_lowercase();
+        l.contains("everything") || l.contains("\"all\"") || l.contains("all=true")
+    });
     let environment = classify_env(std::iter::once(url.as_str()).chain(env_words(v)));
     let t = Target {
         class,
@@ -577,10 +701,14 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
     if kind == EffectKind::Read {
         e.reversible = true;
     }
-    if url.contains('*') || url.ends_with("/_all") {
+    if url.contains('*') || url.ends_with("/_all") || bulk_body {
         e = e.with_scope(Scope::Bulk);
     }
-    out.push(found(e));
+    out.push(Found {
+        effect: e,
+        weight,
+        guessed: false,
+    });
     true
 }
 
@@ -593,14 +721,19 @@ mod tests {
         assert_eq!(parts("apps:destroy"), ["apps", "destroy"]);
         assert_eq!(parts("DeleteCluster"), ["delete", "cluster"]);
         assert_eq!(parts("delete_vhost"), ["delete", "vhost"]);
-        assert_eq!(parts("service-instance-delete"), ["service", "instance", "delete"]);
+        assert_eq!(
+            parts("service-instance-delete"),
+            ["service", "instance", "delete"]
+        );
     }
 
     #[test]
     fn modes() {
         assert!(loose_mode("777") && loose_mode("4755") && loose_mode("o+w") && loose_mode("u+s"));
         assert!(loose_mode("a+rwx") && loose_mode("+w"));
-        assert!(!loose_mode("600") && !loose_mode("755") && !loose_mode("+x") && !loose_mode("u+w"));
+        assert!(
+            !loose_mode("600") && !loose_mode("755") && !loose_mode("+x") && !loose_mode("u+w")
+        );
     }
 
     #[test]

@@ -14,18 +14,31 @@ use riskgate_model::{Finding, RiskLevel};
 
 use crate::matcher::CommandView;
 
+/// Whether `data/effects.yaml` describes the program of `v` and says its effect does not apply
+/// to this invocation (then seed 004's argument stage adds nothing either: the arguments are
+/// not targets of anything destructive).
+pub(crate) fn described_as_harmless(v: &CommandView<'_>) -> bool {
+    table::program(&v.cmd.program).is_some_and(|p| !infer::described_applies(v, p))
+}
+
 /// At most this many effects per command line (bounded output for huge scripts).
 const MAX_EFFECTS: usize = 64;
 
-/// Effects of every command, with their scores.
-pub(crate) fn effects(views: &[CommandView<'_>]) -> Vec<(Effect, u32)> {
+/// Effects of every command, with their scores. A guessed effect (a subcommand verb of a
+/// program nobody described) of a command that a rule for its program matched scores 0: the
+/// rule knows that subcommand, the guess does not (rules refine the generic reading).
+pub(crate) fn effects(views: &[CommandView<'_>], known: &[usize]) -> Vec<(Effect, u32)> {
     let mut out = Vec::new();
     for v in views {
         for f in infer::command_effects(v) {
             if out.len() >= MAX_EFFECTS {
                 return out;
             }
-            let s = score::score(&f.effect, f.weight);
+            let s = if f.guessed && known.contains(&v.index) {
+                0
+            } else {
+                score::score(&f.effect, f.weight)
+            };
             out.push((f.effect, s));
         }
     }

@@ -98,19 +98,40 @@ fn base(kind: EffectKind, class: TargetClass, weight: u32) -> u32 {
 /// the mode loosens access).
 pub(crate) fn score(e: &Effect, weight: u32) -> u32 {
     let class = e.target.class;
-    let mut s = base(e.kind, class, if e.kind == EffectKind::Permissions { weight } else { 0 });
+    let mut s = base(
+        e.kind,
+        class,
+        if e.kind == EffectKind::Permissions {
+            weight
+        } else {
+            0
+        },
+    );
     if s == 0 {
         return 0;
     }
-    let resource = matches!(class, TargetClass::CloudResource | TargetClass::ClusterResource);
+    let resource = matches!(
+        class,
+        TargetClass::CloudResource | TargetClass::ClusterResource
+    );
     let remote = resource || class.is_remote_host();
     if remote {
         match e.target.environment {
             Some(Environment::Prod) => {
-                s += if e.kind == EffectKind::Publish { 27 } else { 15 }
+                s += if e.kind == EffectKind::Publish {
+                    27
+                } else {
+                    15
+                }
             }
             Some(Environment::Dev) => s = s.min(45),
             _ => {}
+        }
+    }
+    if e.kind == EffectKind::Send && class.is_remote_host() {
+        s += weight;
+        if e.has(Scope::Bulk) {
+            s += 15;
         }
     }
     if resource {
@@ -121,7 +142,9 @@ pub(crate) fn score(e: &Effect, weight: u32) -> u32 {
             s += 8;
         }
         s += weight;
-    } else if e.kind == EffectKind::Delete && !matches!(class, TargetClass::BuildOutput | TargetClass::Project) {
+    } else if e.kind == EffectKind::Delete
+        && !matches!(class, TargetClass::BuildOutput | TargetClass::Project)
+    {
         if e.has(Scope::Recursive) {
             s += 8;
         }
@@ -213,7 +236,12 @@ mod tests {
     use super::*;
     use riskgate_model::effect::Target;
 
-    fn e(kind: EffectKind, class: TargetClass, env: Option<Environment>, scope: &[Scope]) -> Effect {
+    fn e(
+        kind: EffectKind,
+        class: TargetClass,
+        env: Option<Environment>,
+        scope: &[Scope],
+    ) -> Effect {
         let mut e = Effect::new(
             0,
             kind,
@@ -235,16 +263,49 @@ mod tests {
         use TargetClass::*;
         assert!(score(&e(Delete, System, None, &[]), 0) > 60);
         assert!(score(&e(Delete, BuildOutput, None, &[Scope::Recursive]), 0) <= 40);
-        assert!(score(&e(Delete, CloudResource, Some(Environment::Prod), &[Scope::Forced]), 8) > 60);
-        assert!(score(&e(Delete, CloudResource, Some(Environment::Dev), &[Scope::Forced]), 8) <= 60);
-        assert!(score(&e(Delete, CloudResource, Some(Environment::Unknown), &[]), 0) <= 60);
+        assert!(
+            score(
+                &e(
+                    Delete,
+                    CloudResource,
+                    Some(Environment::Prod),
+                    &[Scope::Forced]
+                ),
+                8
+            ) > 60
+        );
+        assert!(
+            score(
+                &e(
+                    Delete,
+                    CloudResource,
+                    Some(Environment::Dev),
+                    &[Scope::Forced]
+                ),
+                8
+            ) <= 60
+        );
+        assert!(
+            score(
+                &e(Delete, CloudResource, Some(Environment::Unknown), &[]),
+                0
+            ) <= 60
+        );
         assert!(score(&e(Overwrite, System, None, &[Scope::Privileged]), 0) <= 60);
         assert!(score(&e(Modify, Credentials, None, &[Scope::Privileged]), 0) > 60);
         assert!(score(&e(Overwrite, ProjectSecret, None, &[]), 0) <= 40);
         assert!(score(&e(Permissions, Credentials, None, &[]), 0) < 15);
         assert!(score(&e(Permissions, Credentials, None, &[]), OWNER) > 40);
-        assert!(score(&e(Permissions, Credentials, None, &[Scope::Privileged]), LOOSENS) > 60);
-        assert_eq!(score(&e(Delete, Root, None, &[Scope::Privileged]), 0), EFFECT_CAP);
+        assert!(
+            score(
+                &e(Permissions, Credentials, None, &[Scope::Privileged]),
+                LOOSENS
+            ) > 60
+        );
+        assert_eq!(
+            score(&e(Delete, Root, None, &[Scope::Privileged]), 0),
+            EFFECT_CAP
+        );
         assert_eq!(score(&e(Read, PublicHost, None, &[]), 0), 0);
     }
 }

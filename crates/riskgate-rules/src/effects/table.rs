@@ -23,6 +23,7 @@ pub(crate) struct ProgramEffect {
     pub(crate) targets: TargetArgs,
     pub(crate) skip: u8,
     pub(crate) only_with: &'static [&'static str],
+    pub(crate) unless_with: &'static [&'static str],
     pub(crate) append: &'static [&'static str],
 }
 
@@ -65,8 +66,7 @@ pub(crate) fn is_forced_flag(flag: &str) -> bool {
 /// Whether a flag makes the effect bulk (`--all`, `--recursive`, `--prefix`).
 pub(crate) fn is_bulk_flag(flag: &str) -> bool {
     let name = flag.split_once('=').map(|(n, _)| n).unwrap_or(flag);
-    BULK_FLAGS.binary_search(&name).is_ok()
-        || (name.starts_with("--all-") && name.len() > 6)
+    BULK_FLAGS.binary_search(&name).is_ok() || (name.starts_with("--all-") && name.len() > 6)
 }
 
 /// Whether a word names a remote resource whose loss matters (`projects`, `bucket`).
