@@ -6,7 +6,8 @@
 //! argv and the alias table), `interp` (interpreter and database one-liners), `payload`
 //! (pipelines, downloads, decoded payloads), `escapes` (`$'…'`, printf, echo -e), `fallback`
 //! (best-effort splits on a syntax error or past a bound), `flat` (the linear scan past a
-//! bound), `limits` (the bounds and the pre-scans that keep the bash parser safe).
+//! bound), `limits` (the bounds and the pre-scans that keep the bash parser safe), `watchdog`
+//! (the deadline that does not need the parser's cooperation).
 
 mod aliases;
 mod canon;
@@ -25,6 +26,7 @@ mod progword;
 mod script;
 mod unwrap;
 mod walk;
+mod watchdog;
 mod words;
 
 pub use model::*;
@@ -67,41 +69,37 @@ impl Default for Limits {
     }
 }
 
-/// Stack of the thread normalization runs on: known whatever the caller's (a hook server's
-/// worker, a test thread), and ample for the bounded recursion of the parser and the walk
-/// (only the pages touched are ever committed).
-const STACK_BYTES: usize = 64 * 1024 * 1024;
-
-/// Input normalized on the caller's thread (no thread to start, 10 to 30 µs saved): this
-/// short and nested at most [`INLINE_MAX_DEPTH`] deep, its recursion fits any stack.
-const INLINE_MAX_BYTES: usize = 16 * 1024;
-const INLINE_MAX_DEPTH: usize = 16;
-
 /// Normalize `input` with default [`Limits`].
 pub fn parse(input: &str) -> ParsedCommand {
     parse_with(input, &Limits::default())
 }
 
 /// Normalize `input` within `limits`. Never panics (a bug that would is contained: the result
-/// then says it is incomplete); past a bound the result says so in [`ParsedCommand::issues`].
+/// then says it is incomplete) and never takes much longer than [`Limits::max_time`] (past it,
+/// the linear scan alone answers: see [`watchdog`]); past a bound the result says so in
+/// [`ParsedCommand::issues`].
 pub fn parse_with(input: &str, limits: &Limits) -> ParsedCommand {
-    let limits = *limits;
-    if input.len() <= INLINE_MAX_BYTES && limits::check_depth_below(input, INLINE_MAX_DEPTH).is_ok()
-    {
-        return std::panic::catch_unwind(|| parse_here(input, &limits))
-            .unwrap_or_else(|_| after_panic(input, &limits));
-    }
-    std::thread::scope(|s| {
-        let worker = std::thread::Builder::new()
-            .name("riskgate-shell".into())
-            .stack_size(STACK_BYTES)
-            .spawn_scoped(s, move || parse_here(input, &limits));
-        match worker {
-            Ok(h) => h.join().unwrap_or_else(|_| after_panic(input, &limits)),
-            // No thread to be had: parse on this one.
-            Err(_) => parse_here(input, &limits),
+    match watchdog::run(input, limits, guarded) {
+        Ok(parsed) => parsed,
+        Err(watchdog::Stopped::Deadline) => {
+            let why = format!(
+                "the bash parser did not finish within {} ms",
+                watchdog::deadline(limits).as_millis()
+            );
+            flat_only(input, limits, why)
         }
-    })
+        Err(watchdog::Stopped::Busy) => flat_only(
+            input,
+            limits,
+            "earlier inputs still hold the bash parser past their time budget".into(),
+        ),
+    }
+}
+
+/// Normalization with a panic contained.
+fn guarded(input: &str, limits: &Limits) -> ParsedCommand {
+    std::panic::catch_unwind(|| parse_here(input, limits))
+        .unwrap_or_else(|_| flat_only(input, limits, "internal error during normalization".into()))
 }
 
 fn parse_here(input: &str, limits: &Limits) -> ParsedCommand {
@@ -127,12 +125,13 @@ fn parse_here(input: &str, limits: &Limits) -> ParsedCommand {
     n.finish()
 }
 
-/// The result when normalization panicked (a bug): the linear split alone, itself guarded.
-fn after_panic(input: &str, limits: &Limits) -> ParsedCommand {
+/// The linear split alone, itself guarded, with `why` as the bound that was hit: the result
+/// when normalization panicked (a bug) or ran past its deadline.
+fn flat_only(input: &str, limits: &Limits, why: String) -> ParsedCommand {
     let flat = std::panic::catch_unwind(|| {
         let mut n = Norm::new(input, *limits);
         n.brush_off = true;
-        n.limit("internal error during normalization".into());
+        n.limit(why.clone());
         let _ = n.flat_extract(input, &Frame::top());
         n.finish()
     });
@@ -143,9 +142,7 @@ fn after_panic(input: &str, limits: &Limits) -> ParsedCommand {
         signals: Vec::new(),
         scripts: Vec::new(),
         fully_parsed: false,
-        issues: vec![ParseIssue::Limit {
-            message: "internal error during normalization".into(),
-        }],
+        issues: vec![ParseIssue::Limit { message: why }],
     })
 }
 

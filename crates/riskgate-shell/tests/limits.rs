@@ -375,3 +375,23 @@ fn inputs_that_made_brush_panic() {
     }
     bound_hit_and_rm_found(&parse("rm -rf / 99999999999>x"), "file descriptor");
 }
+
+/// Found by 200,000 mutated inputs through one `scan`: nested arithmetic-looking groups
+/// around `find … \;;sudo` that no pre-scan knew kept brush-parser busy for minutes. The
+/// watchdog answers with the linear scan, incomplete, and `rm -rf /` after it is still found.
+#[test]
+fn a_parser_stall_no_prescan_knows_is_cut_by_the_watchdog() {
+    let unit = r#"(((((((find "$DIR" -type f -atime +5 -exec rm {} \;;sudo )))))))"#;
+    let input = format!(
+        "{}{}{}; rm -rf /",
+        "(".repeat(19),
+        unit.repeat(44),
+        ")".repeat(29)
+    );
+    let p = parse(&input);
+    assert!(!p.fully_parsed, "{:?}", p.issues);
+    bound_hit_and_rm_found(&p, "did not finish within");
+    // The next input is answered normally.
+    let q = parse("rm -rf /");
+    assert!(q.fully_parsed && finds_rm_root(&q));
+}
