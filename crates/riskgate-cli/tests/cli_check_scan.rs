@@ -220,3 +220,54 @@ fn reported_attacks_are_refused() {
         assert_eq!(out.status.code(), Some(4), "{c}");
     }
 }
+
+/// `scan` answers each line as soon as it is assessed: a caller that writes one line and
+/// waits for its answer before writing the next (a workflow engine over a pipe) is not left
+/// waiting for a buffer to fill. (The 60 s bound only turns a deadlock into a failure.)
+#[test]
+fn scan_answers_each_line_before_the_next_is_written() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("riskgate"))
+        .current_dir(d)
+        .env("HOME", d)
+        .env("RISKGATE_STATE_DIR", d.join("state"))
+        .env("RISKGATE_DATA_DIR", d.join("data"))
+        .env("RISKGATE_CONFIG_DIR", d.join("config"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .args(["scan", "--format", "jsonl"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    for (cmd, want) in [
+        ("ls -la", "allow"),
+        ("rm -rf /", "deny"),
+        ("git status", "allow"),
+    ] {
+        writeln!(stdin, "{cmd}").unwrap();
+        stdin.flush().unwrap();
+        let answer = rx
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|e| panic!("no answer for {cmd:?} while stdin stays open: {e}"));
+        let v: Value = serde_json::from_str(&answer).unwrap();
+        assert_eq!(v["decision"], want, "{cmd}: {answer}");
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().code().is_some());
+    reader.join().unwrap();
+}

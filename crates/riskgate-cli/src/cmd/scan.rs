@@ -207,6 +207,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             ScanFormat::Text => writeln!(out, "{summary}")?,
         }
+        // Each answer leaves as soon as it is known: a caller that writes a line and waits for
+        // its answer (a workflow engine over a pipe) must not wait for a full buffer.
+        out.flush()?;
     }
     out.flush()?;
     let code = match (args.fail_on, worst) {
