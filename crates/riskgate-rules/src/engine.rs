@@ -182,7 +182,8 @@ impl CommandEngine {
     }
 
     /// The findings of matching rules; `known` receives the indexes of commands that a rule
-    /// matched by program or canonical form (their subcommands are known, not guessed).
+    /// written for their program matched, or a pattern naming the program (their subcommands
+    /// are known, not guessed).
     fn rule_findings(
         &self,
         parsed: &ParsedCommand,
@@ -194,7 +195,8 @@ impl CommandEngine {
             self.rules.for_program(&v.cmd.program, |r| {
                 if let Some(h) = matcher::rule_matches_command(r, v) {
                     hits.push((r, h));
-                    if !known.contains(&v.index) {
+                    let floor = r.tags().iter().any(|t| t == "release");
+                    if !floor && !known.contains(&v.index) {
                         known.push(v.index);
                     }
                 }
@@ -204,7 +206,19 @@ impl CommandEngine {
                     .for_patterns(Target::Canonical, &v.canonical, |r| {
                         if let Some(h) = matcher::rule_matches_command(r, v) {
                             hits.push((r, h));
-                            if !known.contains(&v.index) {
+                            // A pattern that names the program knows its subcommands; a
+                            // generic floor (`production`, the `release` pack's "deployments
+                            // and migrations are at least MEDIUM") does not.
+                            let floor = r.tags().iter().any(|t| t == "release");
+                            let names_program = !floor
+                                && match &r.matcher {
+                                    Matcher::Pattern(p) => {
+                                        !v.cmd.program.is_empty()
+                                            && p.text.contains(v.cmd.program.as_str())
+                                    }
+                                    Matcher::Command(_) => true,
+                                };
+                            if names_program && !known.contains(&v.index) {
                                 known.push(v.index);
                             }
                         }

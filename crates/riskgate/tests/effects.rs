@@ -200,3 +200,21 @@ fn effects_are_in_the_json_report() {
         "{effects:?}"
     );
 }
+
+#[test]
+fn a_rule_that_knows_the_command_outranks_a_guessed_verb_but_a_floor_does_not() {
+    // db.supabase-db-reset knows the local reset rebuilds a dev database: MEDIUM, though the
+    // verb alone would read as a deleted database.
+    let a = assess("supabase db reset");
+    assert_eq!(a.level, RiskLevel::Medium);
+    assert!(has_effect(
+        &a,
+        EffectKind::Delete,
+        TargetClass::CloudResource
+    ));
+    assert!(!a.rule_ids().iter().any(|id| id.starts_with("effect.")));
+    // The release pack only says production changes are at least MEDIUM: the effect decides.
+    let a = assess("helmfile -e production destroy");
+    assert!(a.level >= RiskLevel::High, "{:?}", a.level);
+    assert!(a.rule_ids().contains(&"effect.delete.cloud_resource"));
+}
