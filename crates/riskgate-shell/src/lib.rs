@@ -20,6 +20,7 @@ mod flat;
 mod globs;
 mod interp;
 mod limits;
+mod listing;
 mod model;
 mod payload;
 mod progword;
@@ -117,6 +118,7 @@ fn parse_here(input: &str, limits: &Limits) -> ParsedCommand {
         return n.finish();
     }
     let _ = n.parse_text(input, &top);
+    n.walk_uncalled_functions();
     if n.limits_hit > 0 {
         // A bound was hit somewhere (out of time, a word refused, too deep …): the whole input
         // is scanned linearly too, so that nothing visible is lost.

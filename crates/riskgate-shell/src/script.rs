@@ -1,8 +1,8 @@
 //! Scripts followed as bash runs them: what one step leaves for the next. Functions called
 //! with their arguments bound, aliases, git aliases, files written earlier and then run
 //! (`cat > x.sh <<EOF … EOF; sh x.sh`), `trap`, `PROMPT_COMMAND`, `make -f -` recipes,
-//! `expect` scripts, `git submodule foreach`, `read` from known text, namerefs, and the
-//! listings loops iterate over (`ps … | while read pid; do kill $pid; done`).
+//! `expect` scripts, `git submodule foreach`, namerefs (listings and `read` are in
+//! `listing`).
 //!
 //! Everything is bounded: at most [`MAX_EXPANSIONS`] function, alias and file expansions per
 //! input (past it the result is marked incomplete), none re-entered while it runs, files and
@@ -20,18 +20,18 @@ use crate::{Listing, NestedInput, Origin, SimpleCommand, Word, Wrapper, unwrap};
 /// Most function, alias, git alias and file expansions per input.
 pub(crate) const MAX_EXPANSIONS: usize = 256;
 /// Most definitions (functions, aliases, git aliases, namerefs) and files remembered.
-const MAX_DEFS: usize = 256;
+pub(crate) const MAX_DEFS: usize = 256;
 /// Largest file content remembered.
 const MAX_FILE_BYTES: usize = 64 * 1024;
 /// Most source bytes of function bodies kept (their syntax trees are cloned).
 const MAX_FUNCTION_BYTES: usize = 1024 * 1024;
-/// Most lines of known input taken by `xargs -I`.
-const MAX_XARGS_LINES: usize = 64;
 
 /// What the script has defined so far.
 #[derive(Default)]
 pub(crate) struct State {
-    pub functions: HashMap<String, ast::FunctionBody>,
+    /// Functions defined so far.
+    pub functions: HashMap<String, Def>,
+    defined: usize,
     function_bytes: usize,
     pub aliases: HashMap<String, String>,
     pub git_aliases: HashMap<String, String>,
@@ -53,6 +53,20 @@ pub(crate) struct State {
     pub pipe_list: Option<Listing>,
 }
 
+/// A function definition, walked when called.
+#[derive(Clone)]
+pub(crate) struct Def {
+    body: ast::FunctionBody,
+    /// Its source size.
+    bytes: usize,
+    /// Where it was defined (nested text keeps its own offsets).
+    frame: Frame,
+    nested_src: Option<String>,
+    /// Definition order, and whether a call walked it.
+    seq: usize,
+    walked: bool,
+}
+
 fn plain(t: &str) -> bool {
     !t.is_empty()
         && t.chars()
@@ -68,182 +82,7 @@ pub(crate) fn quote(w: &Word) -> String {
     }
 }
 
-/// Variable names a dynamic word refers to (`"$pid"`, `${f}` …).
-fn var_refs(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'$' {
-            let mut j = i + 1;
-            if b.get(j) == Some(&b'{') {
-                j += 1;
-            }
-            let s = j;
-            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
-                j += 1;
-            }
-            if j > s
-                && let Some(name) = text.get(s..j)
-            {
-                out.push(name);
-            }
-            i = j.max(i + 1);
-        } else {
-            i += 1;
-        }
-    }
-    out
-}
-
-fn positional(c: &SimpleCommand, n: usize) -> Option<&str> {
-    c.positionals().nth(n).map(|w| w.text.as_str())
-}
-
-/// A command that lists processes, resources or files, one per line.
-fn is_listing(c: &SimpleCommand) -> bool {
-    let p0 = positional(c, 0).unwrap_or("");
-    let p1 = positional(c, 1).unwrap_or("");
-    match c.program.as_str() {
-        "ps" | "pgrep" | "pidof" | "ls" | "find" | "lsblk" | "who" | "users" => true,
-        "lsof" => c.raw_argv.iter().any(|w| w.text == "-t"),
-        "docker" | "podman" | "nerdctl" => {
-            matches!(p0, "ps" | "images")
-                || (matches!(p0, "container" | "volume" | "image" | "network" | "system")
-                    && matches!(p1, "ls" | "list" | "ps"))
-        }
-        "kubectl" | "oc" => p0 == "get",
-        "helm" => matches!(p0, "list" | "ls"),
-        "aws" => {
-            (p0 == "s3" && p1 == "ls") || p1.starts_with("describe-") || p1.starts_with("list-")
-        }
-        "gcloud" | "az" | "doctl" => c.positionals().any(|w| w.text == "list"),
-        "git" => matches!(p0, "branch" | "for-each-ref" | "ls-remote" | "tag"),
-        "psql" | "mysql" => c
-            .raw_argv
-            .iter()
-            .any(|w| w.text.to_ascii_lowercase().contains("select")),
-        "systemctl" => p0.starts_with("list-"),
-        "virsh" => p0 == "list",
-        _ => false,
-    }
-}
-
-/// Whether a listing narrows itself (a name, a selector, a filter).
-fn narrowed(c: &SimpleCommand) -> bool {
-    let raw: Vec<&str> = c.raw_argv.iter().skip(1).map(|w| w.text.as_str()).collect();
-    let has = |o: &str| {
-        raw.iter()
-            .any(|t| *t == o || t.starts_with(&format!("{o}=")))
-    };
-    match c.program.as_str() {
-        "pgrep" | "pidof" | "lsof" => true,
-        "ps" => {
-            let root = raw
-                .windows(2)
-                .any(|w| matches!(w[0], "-U" | "-u") && w[1] == "root");
-            !root
-                && raw.iter().any(|t| {
-                    matches!(
-                        *t,
-                        "-C" | "-p" | "--pid" | "-q" | "-u" | "-U" | "-G" | "--ppid"
-                    ) || t.starts_with("--pid=")
-                })
-        }
-        "kubectl" | "oc" => {
-            has("-l") || has("--selector") || has("--field-selector") || c.positionals().count() > 2
-        }
-        "docker" | "podman" | "nerdctl" => has("-f") || has("--filter"),
-        "find" => raw.iter().any(|t| {
-            matches!(
-                *t,
-                "-name"
-                    | "-iname"
-                    | "-path"
-                    | "-ipath"
-                    | "-regex"
-                    | "-mtime"
-                    | "-mmin"
-                    | "-newer"
-                    | "-size"
-                    | "-user"
-                    | "-perm"
-                    | "-empty"
-            )
-        }),
-        "ls" => raw.iter().any(|t| t.contains(['*', '?', '['])),
-        _ => false,
-    }
-}
-
-/// A command that narrows its input lines (`grep sshd`, `awk '/x/'`, `head`).
-fn is_filter(c: &SimpleCommand) -> bool {
-    match c.program.as_str() {
-        "grep" | "egrep" | "fgrep" | "rg" => !c.raw_argv.iter().any(|w| w.text == "-v"),
-        "awk" | "gawk" | "mawk" => c
-            .raw_argv
-            .iter()
-            .skip(1)
-            .any(|w| w.text.contains(['/', '~']) || w.text.contains("==")),
-        "head" | "tail" | "sed" => true,
-        _ => false,
-    }
-}
-
-/// The listing among `cmds` (a pipeline or a substitution, in order), if any.
-pub(crate) fn listing_of(cmds: &[SimpleCommand], cwd: Option<&str>) -> Option<Listing> {
-    let k = cmds.iter().position(is_listing)?;
-    let c = cmds.get(k)?;
-    let filtered = cmds.iter().skip(k + 1).any(is_filter);
-    let path = match c.program.as_str() {
-        "ls" | "find" => {
-            let first = c
-                .raw_argv
-                .iter()
-                .skip(1)
-                .find(|w| !w.text.starts_with('-'))
-                .map(|w| w.text.as_str());
-            match first {
-                Some(p) if !p.contains(['*', '?']) => crate::globs::join_cwd(cwd, p),
-                Some(_) => None,
-                None => cwd.map(str::to_string),
-            }
-        }
-        _ => None,
-    };
-    Some(Listing {
-        program: c.program.clone(),
-        command: c.canonical(),
-        every: !filtered && !narrowed(c),
-        path,
-    })
-}
-
 impl Norm<'_> {
-    /// The listing among the commands recorded from `start` on.
-    pub(crate) fn listing_since(&self, start: usize) -> Option<Listing> {
-        let cmds = self.commands.get(start..)?;
-        listing_of(cmds, self.cwd.as_deref())
-    }
-
-    /// The listing a command's words draw from: a listing-fed variable (`$pid`).
-    pub(crate) fn listing_of_words(&self, argv: &[XWord]) -> Option<Listing> {
-        if self.script.var_listing.is_empty() {
-            return None;
-        }
-        argv.iter()
-            .filter(|w| w.w.dynamic)
-            .flat_map(|w| var_refs(&w.w.text))
-            .find_map(|v| self.script.var_listing.get(v).cloned())
-    }
-
-    /// Remember a variable as holding entries of `l`.
-    pub(crate) fn taint_var(&mut self, name: &str, l: Listing) {
-        if self.script.var_listing.len() < MAX_DEFS || self.script.var_listing.contains_key(name) {
-            self.script.var_listing.insert(name.to_string(), l);
-        }
-    }
-
     /// Start expanding `key` (a function, alias or file): false when it is already being
     /// expanded or the budget is spent (then the result says so).
     fn enter(&mut self, key: String) -> bool {
@@ -265,17 +104,64 @@ impl Norm<'_> {
         self.script.expanding.pop();
     }
 
-    /// Remember a function definition.
-    pub(crate) fn define_function(&mut self, name: &str, body: &ast::FunctionBody, bytes: usize) {
-        let s = &mut self.script;
+    /// Remember a function definition (false past the bounds: the caller walks it now). A
+    /// definition replaced before any call is walked first, its arguments unknown.
+    pub(crate) fn define_function(
+        &mut self,
+        name: &str,
+        body: &ast::FunctionBody,
+        bytes: usize,
+        frame: &Frame,
+    ) -> bool {
+        let s = &self.script;
         if s.function_bytes.saturating_add(bytes) > MAX_FUNCTION_BYTES
             || (s.functions.len() >= MAX_DEFS && !s.functions.contains_key(name))
         {
             self.limit("too many or too large function definitions to follow".into());
-            return;
+            return false;
         }
-        s.function_bytes += bytes;
-        s.functions.insert(name.to_string(), body.clone());
+        if let Some(old) = self.script.functions.remove(name)
+            && !old.walked
+        {
+            self.walk_def(name, &old);
+        }
+        let def = Def {
+            body: body.clone(),
+            bytes,
+            frame: frame.clone(),
+            nested_src: self.nested_src.clone(),
+            seq: self.script.defined,
+            walked: false,
+        };
+        self.script.defined += 1;
+        self.script.function_bytes += bytes;
+        self.script.functions.insert(name.to_string(), def);
+        true
+    }
+
+    fn walk_def(&mut self, name: &str, def: &Def) {
+        let outer = std::mem::replace(&mut self.nested_src, def.nested_src.clone());
+        let _ = self.walk_unbound(name, &def.body, &def.frame);
+        self.nested_src = outer;
+    }
+
+    /// Functions never called: their bodies, arguments unknown (a sourced library's
+    /// functions may be called from elsewhere).
+    pub(crate) fn walk_uncalled_functions(&mut self) {
+        let mut left: Vec<(String, Def)> = self
+            .script
+            .functions
+            .iter()
+            .filter(|(_, d)| !d.walked)
+            .map(|(n, d)| (n.clone(), d.clone()))
+            .collect();
+        left.sort_by_key(|(_, d)| d.seq);
+        for (name, def) in left {
+            if let Some(d) = self.script.functions.get_mut(&name) {
+                d.walked = true;
+            }
+            self.walk_def(&name, &def);
+        }
     }
 
     /// A call of a function the script defined: its body again, with `$1` … bound to the
@@ -291,9 +177,14 @@ impl Norm<'_> {
             return None;
         }
         let name = first.text().to_string();
-        let body = self.script.functions.get(&name)?.clone();
-        if !self.enter(format!("fn:{name}")) {
+        let def = self.script.functions.get(&name)?;
+        let (body, bytes) = (def.body.clone(), def.bytes);
+        // Each call walks the body again: it counts as that much more text analyzed.
+        if self.over_time() || !self.spend(bytes) || !self.enter(format!("fn:{name}")) {
             return None;
+        }
+        if let Some(d) = self.script.functions.get_mut(&name) {
+            d.walked = true;
         }
         let args = argv.get(1..).unwrap_or(&[]);
         let known = args
@@ -312,7 +203,7 @@ impl Norm<'_> {
             self.limit(format!("nesting deeper than {}", self.limits.max_depth));
             None
         } else {
-            self.walk_function_body(&body, &f)
+            self.walk_function_body(&name, &body, &f)
         };
         match saved {
             Some(v) => self.set_var("@", v),
@@ -715,119 +606,6 @@ impl Norm<'_> {
             shell.push('\n');
         }
         let _ = self.run_text(&shell, "expect", "", base);
-    }
-
-    /// `read` with known input (`read -r c <<< '…'`, `while read l; do …; done < f`): the
-    /// variables get the text (every line, inside a loop); from a listing, they hold its
-    /// entries.
-    pub(crate) fn read_builtin(&mut self, cmd_idx: usize, own: Option<&(String, bool)>) {
-        let Some(cmd) = self.commands.get(cmd_idx) else {
-            return;
-        };
-        let own_stdin = cmd.stdin.is_some();
-        let raw: Vec<Word> = cmd.raw_argv.iter().skip(1).cloned().collect();
-        let mut array = None;
-        let mut names = Vec::new();
-        let mut it = raw.iter();
-        while let Some(w) = it.next() {
-            let t = w.text.as_str();
-            if let Some(opts) = t.strip_prefix('-') {
-                if opts.contains('a') {
-                    array = it.next().map(|w| w.text.clone());
-                } else if opts.len() == 1 && "dnNpt".contains(opts) {
-                    let _ = it.next();
-                }
-                continue;
-            }
-            if unwrap::is_name(t) {
-                names.push(t.to_string());
-            }
-        }
-        let text = match own {
-            Some((b, true)) => Some(b.lines().next().unwrap_or("").to_string()),
-            Some(_) => None,
-            None if !own_stdin => self
-                .script
-                .loop_stdin
-                .last()
-                .cloned()
-                .flatten()
-                .map(|t| t.lines().collect::<Vec<_>>().join("\n")),
-            None => None,
-        };
-        let listing = if own_stdin {
-            None
-        } else {
-            self.script.pipe_listing.last().cloned().flatten()
-        };
-        if let Some(a) = array {
-            let v = text
-                .as_ref()
-                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "));
-            self.set_var(&format!("{a}[@]"), v);
-            if let Some(l) = &listing {
-                self.taint_var(&a, l.clone());
-            }
-        }
-        let n = names.len();
-        for (k, name) in names.iter().enumerate() {
-            let v = text.as_ref().map(|t| {
-                if n == 1 {
-                    t.trim().to_string()
-                } else if k + 1 < n {
-                    t.split_whitespace().nth(k).unwrap_or("").to_string()
-                } else {
-                    t.split_whitespace().skip(k).collect::<Vec<_>>().join(" ")
-                }
-            });
-            self.set_var(name, v);
-            if let Some(l) = &listing {
-                self.taint_var(name, l.clone());
-            }
-        }
-    }
-
-    /// `xargs -I R CMD` with known input: one command per input line, `R` replaced.
-    pub(crate) fn xargs_lines(
-        &self,
-        opts: &[String],
-        inner: &[XWord],
-        input: &str,
-    ) -> Option<Vec<Vec<XWord>>> {
-        let mut repl = None;
-        let mut it = opts.iter();
-        while let Some(o) = it.next() {
-            if o == "-I" || o == "--replace" {
-                repl = it.next().cloned();
-            } else if let Some(r) = o.strip_prefix("--replace=") {
-                repl = Some(r.to_string());
-            } else if let Some(r) = o.strip_prefix("-I") {
-                repl = Some(r.to_string());
-            } else if o == "-i" {
-                repl = Some("{}".into());
-            }
-        }
-        let repl = repl.filter(|r| !r.is_empty())?;
-        let lines = input
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .take(MAX_XARGS_LINES);
-        let out: Vec<Vec<XWord>> = lines
-            .map(|line| {
-                inner
-                    .iter()
-                    .map(|w| {
-                        let mut x = w.clone();
-                        if !w.w.dynamic {
-                            x.w.text = w.w.text.replace(&repl, line);
-                        }
-                        x
-                    })
-                    .collect()
-            })
-            .collect();
-        Some(out)
     }
 }
 

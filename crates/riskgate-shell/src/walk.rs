@@ -165,7 +165,7 @@ impl Norm<'_> {
     /// The listing among the recorded commands `first..=last`.
     fn listing_range(&self, first: usize, last: usize) -> Option<crate::Listing> {
         let cmds = self.commands.get(first..=last)?;
-        crate::script::listing_of(cmds, self.cwd.as_deref())
+        crate::listing::listing_of(cmds, self.cwd.as_deref())
     }
 
     /// Join pipeline elements: stdin of each consumer, then download/decoder analysis.
@@ -234,45 +234,20 @@ impl Norm<'_> {
                 r
             }
             ast::Command::Function(fd) => {
+                // Remembered, and walked when called with its arguments bound (or at the end,
+                // unbound, when it never is).
                 let mut f = frame.clone();
                 f.origin = Origin::Function;
-                let first = self.commands.len();
-
-                // Inside the body, `$1` … are the call's arguments, not the script's.
-                let outer_args = self.env.remove("@");
-                let r = self.walk_compound(&fd.body.0, &f, lvl + 1);
-                if let Some(v) = outer_args {
-                    self.env.insert("@".to_string(), v);
-                }
-                // A function that calls itself twice or more (`f(){ f | f & }`) forks without
-                // end once called: a fork bomb, whatever its name.
                 let name = fd.fname.value.as_str();
-                // Remembered after its own walk: a call to itself inside is not expanded there.
                 let bytes = {
                     let s = self.loc_span(c);
                     s.end.saturating_sub(s.start)
                 };
-                self.define_function(name, &fd.body, bytes);
-                let calls: Vec<usize> = (first..self.commands.len())
-                    .filter(|&i| self.commands.get(i).is_some_and(|c| c.program == name))
-                    .collect();
-                if calls.len() >= 2 {
-                    self.signal(Signal::RecursiveFork {
-                        name: name.to_string(),
-                        index: calls[0],
-                    });
+                if self.define_function(name, &fd.body, bytes, &f) {
+                    return None;
                 }
-                if let Some(rl) = &fd.body.1 {
-                    let span = frame.span.unwrap_or_else(|| self.loc_span(c));
-                    let mut p = Pending {
-                        span,
-                        ..Pending::default()
-                    };
-                    for red in &rl.0 {
-                        self.redirect(red, &mut p, frame, lvl);
-                    }
-                }
-                r
+                // Past the bounds on definitions: walked here, its arguments unknown.
+                self.walk_unbound(name, &fd.body, &f)
             }
             ast::Command::ExtendedTest(et, _) => {
                 let span = frame.span.unwrap_or_else(|| self.loc_span(c));
@@ -282,13 +257,41 @@ impl Norm<'_> {
         }
     }
 
-    /// A function's body, walked for a call (its redirections included).
-    pub(crate) fn walk_function_body(
+    /// A function's body with `$1` … unknown (a definition never called).
+    pub(crate) fn walk_unbound(
         &mut self,
+        name: &str,
         body: &ast::FunctionBody,
         frame: &Frame,
     ) -> Option<Range> {
+        let outer_args = self.env.remove("@");
+        let r = self.walk_function_body(name, body, frame);
+        if let Some(v) = outer_args {
+            self.env.insert("@".to_string(), v);
+        }
+        r
+    }
+
+    /// A function's body (its redirections included).
+    pub(crate) fn walk_function_body(
+        &mut self,
+        name: &str,
+        body: &ast::FunctionBody,
+        frame: &Frame,
+    ) -> Option<Range> {
+        let first = self.commands.len();
         let r = self.walk_compound(&body.0, frame, 1);
+        // A function that calls itself twice or more (`f(){ f | f & }`) forks without end
+        // once called: a fork bomb, whatever its name.
+        let calls: Vec<usize> = (first..self.commands.len())
+            .filter(|&i| self.commands.get(i).is_some_and(|c| c.program == name))
+            .collect();
+        if calls.len() >= 2 {
+            self.signal(Signal::RecursiveFork {
+                name: name.to_string(),
+                index: calls[0],
+            });
+        }
         if let Some(rl) = &body.1 {
             let mut p = Pending {
                 span: frame.span.unwrap_or(Span::new(0, self.src.len())),

@@ -86,7 +86,14 @@ fn find_actions_inherit_finds_redirections() {
 fn function_bodies_do_not_see_the_scripts_arguments() {
     // `sh -c SCRIPT sh` sets no `$1`; inside the function `$1` is the call's argument.
     let p = parse("sh -c 'cleanup() { rm -rf \"$1\"; }; cleanup ~' sh");
-    get(&p, "rm --recursive --force $1");
+    get(&p, "rm --recursive --force ~");
+    // Called with no arguments, its `$1` is empty, never the script's `/etc`.
+    let p = parse("sh -c 'cleanup() { rm -rf \"$1\"; }; cleanup' sh /etc");
+    assert!(
+        !canon(&p)
+            .iter()
+            .any(|c| c.starts_with("rm") && c.contains("/etc"))
+    );
 }
 
 #[test]

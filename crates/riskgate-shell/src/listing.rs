@@ -1,0 +1,306 @@
+//! Listings and known input: which commands run once per entry of a listing (`for p in
+//! $(pgrep x)`, `ps … | while read pid`, `docker ps -q | xargs docker rm`), and what `read`
+//! and `xargs -I` take from input the script made known (a here-string, a file it wrote, a
+//! pipeline of literal producers).
+
+use crate::ctx::{Norm, XWord};
+use crate::script::MAX_DEFS;
+use crate::{Listing, SimpleCommand, Word, unwrap};
+
+/// Most lines of known input taken by `xargs -I`.
+const MAX_XARGS_LINES: usize = 64;
+
+/// Longest known input `read` takes (longer input leaves its variables unknown).
+const MAX_READ_BYTES: usize = crate::ctx::MAX_VAR_LEN;
+
+/// Variable names a dynamic word refers to (`"$pid"`, `${f}` …).
+fn var_refs(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'$' {
+            let mut j = i + 1;
+            if b.get(j) == Some(&b'{') {
+                j += 1;
+            }
+            let s = j;
+            while j < b.len() && (b[j].is_ascii_alphanumeric() || b[j] == b'_') {
+                j += 1;
+            }
+            if j > s
+                && let Some(name) = text.get(s..j)
+            {
+                out.push(name);
+            }
+            i = j.max(i + 1);
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn positional(c: &SimpleCommand, n: usize) -> Option<&str> {
+    c.positionals().nth(n).map(|w| w.text.as_str())
+}
+
+/// A command that lists processes, resources or files, one per line.
+fn is_listing(c: &SimpleCommand) -> bool {
+    let p0 = positional(c, 0).unwrap_or("");
+    let p1 = positional(c, 1).unwrap_or("");
+    match c.program.as_str() {
+        "ps" | "pgrep" | "pidof" | "ls" | "find" | "lsblk" | "who" | "users" => true,
+        "lsof" => c.raw_argv.iter().any(|w| w.text == "-t"),
+        "docker" | "podman" | "nerdctl" => {
+            matches!(p0, "ps" | "images")
+                || (matches!(p0, "container" | "volume" | "image" | "network" | "system")
+                    && matches!(p1, "ls" | "list" | "ps"))
+        }
+        "kubectl" | "oc" => p0 == "get",
+        "helm" => matches!(p0, "list" | "ls"),
+        "aws" => {
+            (p0 == "s3" && p1 == "ls") || p1.starts_with("describe-") || p1.starts_with("list-")
+        }
+        "gcloud" | "az" | "doctl" => c.positionals().any(|w| w.text == "list"),
+        "git" => matches!(p0, "branch" | "for-each-ref" | "ls-remote" | "tag"),
+        "psql" | "mysql" => c
+            .raw_argv
+            .iter()
+            .any(|w| w.text.to_ascii_lowercase().contains("select")),
+        "systemctl" => p0.starts_with("list-"),
+        "virsh" => p0 == "list",
+        _ => false,
+    }
+}
+
+/// Whether a listing narrows itself (a name, a selector, a filter).
+fn narrowed(c: &SimpleCommand) -> bool {
+    let raw: Vec<&str> = c.raw_argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+    let has = |o: &str| {
+        raw.iter()
+            .any(|t| *t == o || t.starts_with(&format!("{o}=")))
+    };
+    match c.program.as_str() {
+        "pgrep" | "pidof" | "lsof" => true,
+        "ps" => {
+            let root = raw
+                .windows(2)
+                .any(|w| matches!(w[0], "-U" | "-u") && w[1] == "root");
+            !root
+                && raw.iter().any(|t| {
+                    matches!(
+                        *t,
+                        "-C" | "-p" | "--pid" | "-q" | "-u" | "-U" | "-G" | "--ppid"
+                    ) || t.starts_with("--pid=")
+                })
+        }
+        "kubectl" | "oc" => {
+            has("-l") || has("--selector") || has("--field-selector") || c.positionals().count() > 2
+        }
+        "docker" | "podman" | "nerdctl" => has("-f") || has("--filter"),
+        "find" => raw.iter().any(|t| {
+            matches!(
+                *t,
+                "-name"
+                    | "-iname"
+                    | "-path"
+                    | "-ipath"
+                    | "-regex"
+                    | "-mtime"
+                    | "-mmin"
+                    | "-newer"
+                    | "-size"
+                    | "-user"
+                    | "-perm"
+                    | "-empty"
+            )
+        }),
+        "ls" => raw.iter().any(|t| t.contains(['*', '?', '['])),
+        _ => false,
+    }
+}
+
+/// A command that narrows its input lines (`grep sshd`, `awk '/x/'`, `head`).
+fn is_filter(c: &SimpleCommand) -> bool {
+    match c.program.as_str() {
+        "grep" | "egrep" | "fgrep" | "rg" => !c.raw_argv.iter().any(|w| w.text == "-v"),
+        "awk" | "gawk" | "mawk" => c
+            .raw_argv
+            .iter()
+            .skip(1)
+            .any(|w| w.text.contains(['/', '~']) || w.text.contains("==")),
+        "head" | "tail" | "sed" => true,
+        _ => false,
+    }
+}
+
+/// The listing among `cmds` (a pipeline or a substitution, in order), if any.
+pub(crate) fn listing_of(cmds: &[SimpleCommand], cwd: Option<&str>) -> Option<Listing> {
+    let k = cmds.iter().position(is_listing)?;
+    let c = cmds.get(k)?;
+    let filtered = cmds.iter().skip(k + 1).any(is_filter);
+    let path = match c.program.as_str() {
+        "ls" | "find" => {
+            let first = c
+                .raw_argv
+                .iter()
+                .skip(1)
+                .find(|w| !w.text.starts_with('-'))
+                .map(|w| w.text.as_str());
+            match first {
+                Some(p) if !p.contains(['*', '?']) => crate::globs::join_cwd(cwd, p),
+                Some(_) => None,
+                None => cwd.map(str::to_string),
+            }
+        }
+        _ => None,
+    };
+    Some(Listing {
+        program: c.program.clone(),
+        command: c.canonical(),
+        every: !filtered && !narrowed(c),
+        path,
+    })
+}
+
+impl Norm<'_> {
+    /// The listing among the commands recorded from `start` on.
+    pub(crate) fn listing_since(&self, start: usize) -> Option<Listing> {
+        let cmds = self.commands.get(start..)?;
+        listing_of(cmds, self.cwd.as_deref())
+    }
+
+    /// The listing a command's words draw from: a listing-fed variable (`$pid`).
+    pub(crate) fn listing_of_words(&self, argv: &[XWord]) -> Option<Listing> {
+        if self.script.var_listing.is_empty() {
+            return None;
+        }
+        argv.iter()
+            .filter(|w| w.w.dynamic)
+            .flat_map(|w| var_refs(&w.w.text))
+            .find_map(|v| self.script.var_listing.get(v).cloned())
+    }
+
+    /// Remember a variable as holding entries of `l`.
+    pub(crate) fn taint_var(&mut self, name: &str, l: Listing) {
+        if self.script.var_listing.len() < MAX_DEFS || self.script.var_listing.contains_key(name) {
+            self.script.var_listing.insert(name.to_string(), l);
+        }
+    }
+
+    /// `read` with known input (`read -r c <<< '…'`, `while read l; do …; done < f`): the
+    /// variables get the text (every line, inside a loop); from a listing, they hold its
+    /// entries.
+    pub(crate) fn read_builtin(&mut self, cmd_idx: usize, own: Option<&(String, bool)>) {
+        let Some(cmd) = self.commands.get(cmd_idx) else {
+            return;
+        };
+        let own_stdin = cmd.stdin.is_some();
+        let raw: Vec<Word> = cmd.raw_argv.iter().skip(1).cloned().collect();
+        let mut array = None;
+        let mut names = Vec::new();
+        let mut it = raw.iter();
+        while let Some(w) = it.next() {
+            let t = w.text.as_str();
+            if let Some(opts) = t.strip_prefix('-') {
+                if opts.contains('a') {
+                    array = it.next().map(|w| w.text.clone());
+                } else if opts.len() == 1 && "dnNpt".contains(opts) {
+                    let _ = it.next();
+                }
+                continue;
+            }
+            if unwrap::is_name(t) {
+                names.push(t.to_string());
+            }
+        }
+        let text = match own {
+            Some((b, true)) if b.len() <= MAX_READ_BYTES => {
+                Some(b.lines().next().unwrap_or("").to_string())
+            }
+            Some(_) => None,
+            None if !own_stdin => self
+                .script
+                .loop_stdin
+                .last()
+                .and_then(|t| t.as_deref())
+                .filter(|t| t.len() <= MAX_READ_BYTES)
+                .map(|t| t.lines().collect::<Vec<_>>().join("\n")),
+            None => None,
+        };
+        let listing = if own_stdin {
+            None
+        } else {
+            self.script.pipe_listing.last().cloned().flatten()
+        };
+        if let Some(a) = array {
+            let v = text
+                .as_ref()
+                .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "));
+            self.set_var(&format!("{a}[@]"), v);
+            if let Some(l) = &listing {
+                self.taint_var(&a, l.clone());
+            }
+        }
+        let n = names.len();
+        for (k, name) in names.iter().enumerate() {
+            let v = text.as_ref().map(|t| {
+                if n == 1 {
+                    t.trim().to_string()
+                } else if k + 1 < n {
+                    t.split_whitespace().nth(k).unwrap_or("").to_string()
+                } else {
+                    t.split_whitespace().skip(k).collect::<Vec<_>>().join(" ")
+                }
+            });
+            self.set_var(name, v);
+            if let Some(l) = &listing {
+                self.taint_var(name, l.clone());
+            }
+        }
+    }
+
+    /// `xargs -I R CMD` with known input: one command per input line, `R` replaced.
+    pub(crate) fn xargs_lines(
+        &self,
+        opts: &[String],
+        inner: &[XWord],
+        input: &str,
+    ) -> Option<Vec<Vec<XWord>>> {
+        let mut repl = None;
+        let mut it = opts.iter();
+        while let Some(o) = it.next() {
+            if o == "-I" || o == "--replace" {
+                repl = it.next().cloned();
+            } else if let Some(r) = o.strip_prefix("--replace=") {
+                repl = Some(r.to_string());
+            } else if let Some(r) = o.strip_prefix("-I") {
+                repl = Some(r.to_string());
+            } else if o == "-i" {
+                repl = Some("{}".into());
+            }
+        }
+        let repl = repl.filter(|r| !r.is_empty())?;
+        let lines = input
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .take(MAX_XARGS_LINES);
+        let out: Vec<Vec<XWord>> = lines
+            .map(|line| {
+                inner
+                    .iter()
+                    .map(|w| {
+                        let mut x = w.clone();
+                        if !w.w.dynamic {
+                            x.w.text = w.w.text.replace(&repl, line);
+                        }
+                        x
+                    })
+                    .collect()
+            })
+            .collect();
+        Some(out)
+    }
+}

@@ -1,0 +1,115 @@
+//! Scripts followed as bash runs them: the normalized commands of functions, aliases, files
+//! written then run, and the listings loops iterate over; and the bounds that keep following
+//! them linear (a script that cannot be followed fully says so).
+
+use riskgate_shell::{ParseIssue, ParsedCommand, SimpleCommand, parse};
+
+fn canon(p: &ParsedCommand) -> Vec<String> {
+    p.commands.iter().map(SimpleCommand::canonical).collect()
+}
+
+fn find<'a>(p: &'a ParsedCommand, line: &str) -> &'a SimpleCommand {
+    match p.commands.iter().find(|c| c.canonical() == line) {
+        Some(c) => c,
+        None => panic!("no `{line}` in {:#?}", canon(p)),
+    }
+}
+
+fn limited(p: &ParsedCommand, what: &str) -> bool {
+    !p.fully_parsed
+        && p.issues
+            .iter()
+            .any(|i| matches!(i, ParseIssue::Limit { message } if message.contains(what)))
+}
+
+#[test]
+fn loops_over_listings_mark_their_body() {
+    let p = parse(
+        "ps aux | grep '[s]shd' | awk '{print $2}' | while read pid; do\n  kill -9 \"$pid\"\ndone",
+    );
+    let l = find(&p, "kill --signal=KILL $pid")
+        .iterates
+        .as_ref()
+        .expect("iterates");
+    assert_eq!(l.program, "ps");
+    assert!(!l.every, "grep narrows the listing");
+    let p = parse("for pid in $(ps -eo pid --no-headers); do kill -9 \"$pid\"; done");
+    let l = find(&p, "kill --signal=KILL $pid")
+        .iterates
+        .as_ref()
+        .expect("iterates");
+    assert!(l.every);
+    let p = parse("docker ps -aq | xargs docker rm -f");
+    assert_eq!(
+        p.commands
+            .last()
+            .and_then(|c| c.iterates.as_ref())
+            .map(|l| l.program.as_str()),
+        Some("docker")
+    );
+    let p = parse("pids=$(pgrep -f postgres)\nfor pid in $pids; do kill \"$pid\"; done");
+    assert!(find(&p, "kill $pid").iterates.is_some());
+    let p = parse("cd /etc\nfor f in $(ls); do rm -rf \"$f\"; done");
+    let l = find(&p, "rm --recursive --force $f")
+        .iterates
+        .as_ref()
+        .expect("iterates");
+    assert_eq!(l.path.as_deref(), Some("/etc"));
+    // Not a listing: a literal list, or a loop that does not use the entries.
+    let p = parse("for d in a b; do rm -rf \"$d\"; done\nps aux | while read l; do date; done");
+    assert!(
+        p.commands.iter().all(|c| c.iterates.is_none()),
+        "{:#?}",
+        canon(&p)
+    );
+}
+
+#[test]
+fn calls_bind_arguments_and_definitions_alone_stay_unbound() {
+    let p = parse("wipe() {\n  rm -rf \"$1\"\n}\nwipe /");
+    find(&p, "rm --recursive --force /");
+    assert!(!canon(&p).iter().any(|c| c == "rm --recursive --force $1"));
+    // Never called (a library): its body, arguments unknown.
+    let p = parse("wipe() { rm -rf \"$1\"; }");
+    find(&p, "rm --recursive --force $1");
+    // Redefined before a call: both bodies are seen.
+    let p = parse("f() { rm -rf /a; }\nf() { rm -rf /b; }\nf");
+    find(&p, "rm --recursive --force /a");
+    find(&p, "rm --recursive --force /b");
+}
+
+#[test]
+fn files_written_then_run_are_followed() {
+    let p = parse("cat > x.sh <<'EOF'\nrm -rf /srv\nEOF\nchmod +x x.sh\n./x.sh");
+    find(&p, "rm --recursive --force /srv");
+    let p = parse("echo 'rm -rf /opt' > /tmp/a\necho 'rm -rf /usr' >> /tmp/a\nbash /tmp/a");
+    find(&p, "rm --recursive --force /opt");
+    find(&p, "rm --recursive --force /usr");
+    // Written, never run: data.
+    let p = parse("cat > x.sh <<'EOF'\nrm -rf /srv\nEOF\ngit add x.sh");
+    assert!(!canon(&p).iter().any(|c| c.starts_with("rm")));
+}
+
+#[test]
+fn expansions_are_bounded_and_reported() {
+    // 300 calls: past the bound the result is incomplete, not silently complete.
+    let script = "f() { echo x; }\n".to_string() + &"f\n".repeat(300);
+    assert!(limited(&parse(&script), "expansions"), "300 calls");
+    // Each function calls the one before twice: 2^24 calls if followed naively.
+    let mut s = String::from("f0() { rm -rf /x; }\n");
+    for k in 1..25 {
+        s.push_str(&format!("f{k}() {{ f{} a; f{} b; }}\n", k - 1, k - 1));
+    }
+    s.push_str("f24\n");
+    let p = parse(&s);
+    assert!(!p.fully_parsed);
+    assert!(p.commands.len() < 20_000, "{} commands", p.commands.len());
+    // Self-reference ends: an alias naming itself, a file that runs itself, a recursive
+    // function.
+    let p = parse("shopt -s expand_aliases\nalias a='a; rm -rf /x'\na");
+    find(&p, "rm --recursive --force /x");
+    let p = parse("echo 'sh self.sh; rm -rf /y' > self.sh\nsh self.sh");
+    find(&p, "rm --recursive --force /y");
+    let p = parse("r() { r; rm -rf /z; }\nr");
+    find(&p, "rm --recursive --force /z");
+}
