@@ -1,6 +1,6 @@
 //! Round 7 (corpus/round7.jsonl): whole scripts as agents write them, written blind. Prints
 //! every miss with its category; fails above 2 % dangerous below HIGH, or above the safe
-//! scripts rated HIGH+ today (the ten left are single-command rules outside script
+//! scripts rated HIGH+ today (the eight left are single-command rules outside script
 //! following, listed in corpus/README.md; the target is 1 %).
 
 use std::path::PathBuf;
@@ -9,7 +9,7 @@ use riskgate::{Engine, RiskLevel};
 use serde_json::Value;
 
 /// Safe scripts rated HIGH+ today (see the module doc); lower it as they are fixed.
-const MAX_FP: usize = 10;
+const MAX_FP: usize = 8;
 
 #[test]
 fn round7_scripts() {
