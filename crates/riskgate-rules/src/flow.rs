@@ -247,7 +247,27 @@ fn secret_source(c: &SimpleCommand) -> Option<Taint> {
     ) {
         return None;
     }
-    let from_args = c.raw_argv.iter().skip(1).find_map(|w| {
+    // A key given to an option (`ssh -i key.pem`, `-e "ssh -i key"`) is used, not read.
+    let uses = |k: usize| {
+        c.raw_argv.get(k).is_some_and(|p| {
+            matches!(
+                p.text.as_str(),
+                "-i" | "-e"
+                    | "--rsh"
+                    | "--key"
+                    | "--identity"
+                    | "--cert"
+                    | "--cacert"
+                    | "--key-file"
+                    | "--kubeconfig"
+                    | "-E"
+            )
+        })
+    };
+    let from_args = c.raw_argv.iter().enumerate().skip(1).find_map(|(k, w)| {
+        if uses(k - 1) || w.text.contains(char::is_whitespace) {
+            return None;
+        }
         let t = w.text.as_str();
         let f = t
             .strip_prefix('@')

@@ -99,22 +99,26 @@ fn narrowed(c: &SimpleCommand) -> bool {
             has("-l") || has("--selector") || has("--field-selector") || c.positionals().count() > 2
         }
         "docker" | "podman" | "nerdctl" => has("-f") || has("--filter"),
+        // Any test but the type and the depth narrows (`-name`, `-inum`, `-newer…`, `-user`).
         "find" => raw.iter().any(|t| {
-            matches!(
-                *t,
-                "-name"
-                    | "-iname"
-                    | "-path"
-                    | "-ipath"
-                    | "-regex"
-                    | "-mtime"
-                    | "-mmin"
-                    | "-newer"
-                    | "-size"
-                    | "-user"
-                    | "-perm"
-                    | "-empty"
-            )
+            t.starts_with('-')
+                && !matches!(
+                    *t,
+                    "-type"
+                        | "-xtype"
+                        | "-maxdepth"
+                        | "-mindepth"
+                        | "-xdev"
+                        | "-mount"
+                        | "-depth"
+                        | "-print"
+                        | "-print0"
+                        | "-follow"
+                        | "-L"
+                        | "-H"
+                        | "-P"
+                        | "-ls"
+                )
         }),
         "ls" => raw.iter().any(|t| t.contains(['*', '?', '['])),
         _ => false,
