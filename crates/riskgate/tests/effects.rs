@@ -218,3 +218,25 @@ fn a_rule_that_knows_the_command_outranks_a_guessed_verb_but_a_floor_does_not() 
     assert!(a.level >= RiskLevel::High, "{:?}", a.level);
     assert!(a.rule_ids().contains(&"effect.delete.cloud_resource"));
 }
+
+#[test]
+fn a_move_is_a_modification_of_its_sources_and_an_overwrite_of_its_destination() {
+    // The effect alone is MEDIUM (moved, not lost); a rule may say more.
+    let a = assess("sudo mv /etc/nginx/sites-enabled/default /tmp/");
+    assert!(has_effect(&a, EffectKind::Modify, TargetClass::System));
+    let f = a
+        .findings
+        .iter()
+        .find(|f| f.rule_id == "effect.modify.system")
+        .expect("an effect finding");
+    assert_eq!(f.level, RiskLevel::Medium);
+    assert!(f.reversible);
+    assert!(assess("sudo mv /etc/shadow /tmp/").level >= RiskLevel::High);
+    let a = assess("mv new-passwd /etc/passwd");
+    assert!(has_effect(
+        &a,
+        EffectKind::Overwrite,
+        TargetClass::Credentials
+    ));
+    assert!(a.level >= RiskLevel::High);
+}
