@@ -186,7 +186,7 @@ fn home_token(arg: &str) -> String {
 
 /// Shell pathname matching: `*` and `?` do not cross `/` and do not match a leading `.` of a
 /// name; `[…]` classes with ranges and `!`/`^` negation. Iterative, linear in practice.
-fn glob_match(pat: &[u8], text: &[u8]) -> bool {
+pub(crate) fn glob_match(pat: &[u8], text: &[u8]) -> bool {
     let (mut p, mut t) = (0usize, 0usize);
     let mut star: Option<(usize, usize)> = None;
     while t < text.len() {

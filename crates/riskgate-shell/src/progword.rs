@@ -1,7 +1,9 @@
 //! The program word, rewritten before unwrapping the way bash would expand it when the
 //! expansion is knowable: a brace list (`{rm,-rf,~}` → `rm -rf ~`), word splitting on an
 //! unset `IFS` (`rm${IFS}-rf${IFS}$HOME` → `rm -rf ~`: IFS defaults to blank), and the user's
-//! shell (`$SHELL`, `${BASH}` → `sh`, so `curl … | $SHELL` is a download run by a shell).
+//! shell (`$SHELL`, `${BASH}` → `sh`, so `curl … | $SHELL` is a download run by a shell), and
+//! a program name that is a glob (`/bin/r[m]`, `/???/?m`): bash runs whatever file matches, so
+//! the pattern is resolved against the programs riskgate knows, the most dangerous first.
 
 use crate::ctx::XWord;
 
@@ -21,6 +23,12 @@ pub(crate) fn normalize(argv: &mut Vec<XWord>) {
         if let Some(w) = argv.first_mut() {
             w.w.text = "sh".to_string();
             w.w.dynamic = false;
+        }
+        return;
+    }
+    if let Some(name) = glob_program(&text) {
+        if let Some(w) = argv.first_mut() {
+            w.w.text = name.to_string();
         }
         return;
     }
@@ -53,6 +61,58 @@ pub(crate) fn normalize(argv: &mut Vec<XWord>) {
     argv.splice(0..1, words);
 }
 
+/// Programs tried first when a program name is a glob: those whose misuse is worst.
+const GLOB_FIRST: &[&str] = &[
+    "rm",
+    "shred",
+    "dd",
+    "mkfs",
+    "wipefs",
+    "truncate",
+    "chmod",
+    "chown",
+    "kill",
+    "pkill",
+    "killall",
+    "curl",
+    "wget",
+    "sh",
+    "bash",
+    "nc",
+    "python3",
+    "python",
+    "perl",
+    "sudo",
+    "su",
+    "mv",
+    "find",
+    "xargs",
+    "crontab",
+    "iptables",
+    "systemctl",
+    "reboot",
+    "shutdown",
+];
+
+/// The program a globbed program word (`/bin/r[m]`, `/???/?m`, `/usr/bin/c?rl`) stands for:
+/// the first known program whose name its last component matches.
+fn glob_program(text: &str) -> Option<&'static str> {
+    if text.contains(['$', '`']) {
+        return None;
+    }
+    let base = text.rsplit('/').next().unwrap_or(text);
+    if base.is_empty() || !base.contains(['*', '?', '[']) {
+        return None;
+    }
+    let matches = |name: &str| crate::globs::glob_match(base.as_bytes(), name.as_bytes());
+    GLOB_FIRST.iter().copied().find(|n| matches(n)).or_else(|| {
+        crate::aliases::SPECS
+            .iter()
+            .flat_map(|(programs, _, _)| programs.split('|'))
+            .find(|n| matches(n))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,5 +131,17 @@ mod tests {
         assert_eq!(norm(&["ls", "{a,b}"]), ["ls", "{a,b}"]);
         assert_eq!(norm(&["{}"]), ["{}"]);
         assert_eq!(norm(&["echo"]), ["echo"]);
+    }
+
+    #[test]
+    fn a_globbed_program_name_is_the_program_it_matches() {
+        assert_eq!(norm(&["/bin/r[m]", "-rf", "~"]), ["rm", "-rf", "~"]);
+        assert_eq!(norm(&["/???/?m", "-rf", "/home"]), ["rm", "-rf", "/home"]);
+        assert_eq!(norm(&["/usr/bin/c?rl"]), ["curl"]);
+        assert_eq!(norm(&["/usr/bin/wg*"]), ["wget"]);
+        // not globs, or nothing known matches: unchanged
+        assert_eq!(norm(&["./build.sh"]), ["./build.sh"]);
+        assert_eq!(norm(&["zq[x]"]), ["zq[x]"]);
+        assert_eq!(norm(&["$x*"]), ["$x*"]);
     }
 }
