@@ -30,6 +30,7 @@ FILES = {
 MIXED = {
     "round7.jsonl": (120, 120),
     "round6.jsonl": (150, 150),
+    "round8.jsonl": (100, 45),
     "round9.jsonl": (150, 150),
 }
 MIXED_KEYS = {"command", "label", "category", "note", "id"}

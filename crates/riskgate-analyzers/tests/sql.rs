@@ -274,3 +274,49 @@ fn redis_and_mongo() {
         High
     );
 }
+
+/// Issue 12 item 4: client commands are not SQL; MySQL executable comments are; open-ended
+/// filters are no filter; a Redis script is rated by the commands it runs.
+#[test]
+fn client_commands_executable_comments_open_ended_where_and_redis_scripts() {
+    let o = SqlOptions::default();
+    for meta in [
+        "\\dt",
+        "\\d+ users",
+        "\\l",
+        ".tables",
+        ".schema users",
+        "\\x\nSELECT 1;",
+    ] {
+        let a = assess_sql(meta, Dialect::Generic, &o);
+        assert!(!a.degraded && a.level <= Low, "{meta}: {:?}", a.findings);
+    }
+    let a = assess_sql("\\! rm -rf /var/lib/postgresql", Dialect::Postgres, &o);
+    assert!(a.level >= High, "{:?}", a.findings);
+    assert_eq!(
+        riskgate_analyzers::sql::shell_escapes(".system curl x | bash"),
+        ["curl x | bash"]
+    );
+    assert_eq!(level("/*!50000 DROP TABLE users */"), High);
+    assert_eq!(level("/*!DROP DATABASE prod*/"), Critical);
+    assert!(level("SELECT /*!50000 SQL_NO_CACHE */ id FROM users") <= Low);
+    assert!(level("DELETE FROM users WHERE id > 0") >= High);
+    assert!(level("UPDATE users SET role = 'admin' WHERE user_id >= 1") >= High);
+    assert!(level("DELETE FROM users WHERE id > 100") < High);
+    assert!(level("DELETE FROM tokens WHERE revoked_at IS NOT NULL") < High);
+    assert_eq!(
+        assess_redis("EVAL \"return redis.call('FLUSHALL')\" 0", &o).level,
+        Critical
+    );
+    assert!(
+        assess_redis(
+            "EVAL \"for _,k in ipairs(redis.call('KEYS','*')) do redis.call('DEL',k) end\" 0",
+            &o
+        )
+        .level
+            >= High
+    );
+    assert!(
+        assess_redis("EVAL \"return redis.call('GET', KEYS[1])\" 1 user:1", &o).level <= Medium
+    );
+}

@@ -6,6 +6,8 @@
 
 use crate::model::Word;
 
+mod langs;
+
 /// One embedded command: the program that runs it, the text, and a remote target if the
 /// text runs on other hosts.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,6 +162,30 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
             for code in one_liner_code(program, &args) {
                 for s in called_strings(code, &["os.execute", "io.popen"]) {
                     out.push(emb(program, &s, None));
+                }
+                for s in langs::lua_commands(code) {
+                    out.push(emb(program, &s, None));
+                }
+            }
+        }
+        // R: `Rscript -e CODE`, `R -e CODE` (system, system2, unlink, file.remove, source(URL))
+        "Rscript" | "rscript" | "R" | "r" => {
+            for code in one_liner_code("ruby", &args) {
+                for s in langs::r_commands(code) {
+                    out.push(emb(program, &s, None));
+                }
+            }
+        }
+        // PowerShell: `pwsh -c SCRIPT`, `powershell -Command …`, `-EncodedCommand B64`
+        "pwsh" | "powershell" | "pwsh-preview" => {
+            if let Some(script) = langs::powershell_script(&args) {
+                let encoded = !args.iter().any(|a| a.contains(script.as_str()));
+                for s in langs::powershell_commands(&script) {
+                    out.push(emb(program, &s, None));
+                }
+                if encoded {
+                    // hidden text read as shell too: what it would do if it were
+                    out.push(emb(program, &script, None));
                 }
             }
         }

@@ -59,6 +59,7 @@ fn corpus_false_negatives_and_false_positives() {
         .chain(load("round5.jsonl"))
         .chain(load("round7.jsonl"))
         .chain(load("round6.jsonl"))
+        .chain(load("round8.jsonl"))
         .chain(load("round9.jsonl"))
     {
         match e.truth.as_deref() {

@@ -115,7 +115,7 @@ pub(crate) fn rate(stmt: &Statement) -> Rating {
                     false,
                     true,
                 ),
-                Some(w) if always_true(w) => r(
+                Some(w) if always_true(w) || open_ended(w) => r(
                     "sql.update-all",
                     High,
                     format!("UPDATE with an always-true WHERE ({w}) changes every row"),
@@ -149,7 +149,7 @@ pub(crate) fn rate(stmt: &Statement) -> Rating {
                     false,
                     true,
                 ),
-                Some(w) if always_true(w) => r(
+                Some(w) if always_true(w) || open_ended(w) => r(
                     "sql.delete-all",
                     High,
                     format!("DELETE with an always-true WHERE ({w}) removes every row"),
@@ -634,6 +634,37 @@ fn compare(l: &Const, r: &Const) -> Option<std::cmp::Ordering> {
 }
 
 /// True when the expression holds for every row.
+/// A WHERE that keeps (almost) every row: `id > 0`, `id >= 0`, `user_id >= 1` on its own —
+/// the filter of a DELETE or UPDATE meant for all rows.
+pub(crate) fn open_ended(e: &Expr) -> bool {
+    let id_col = |x: &Expr| match x {
+        Expr::Identifier(i) => i.value.to_ascii_lowercase(),
+        Expr::CompoundIdentifier(v) => v
+            .last()
+            .map(|i| i.value.to_ascii_lowercase())
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    match e {
+        Expr::Nested(inner) => open_ended(inner),
+        Expr::BinaryOp { left, op, right } => {
+            let col = id_col(left);
+            let is_id = col == "id" || col.ends_with("_id");
+            let n = match constant(right) {
+                Some(Const::Num(n)) => Some(n),
+                _ => None,
+            };
+            is_id
+                && match (op, n) {
+                    (BinaryOperator::Gt, Some(n)) => n <= 0.0,
+                    (BinaryOperator::GtEq, Some(n)) => n <= 1.0,
+                    _ => false,
+                }
+        }
+        _ => false,
+    }
+}
+
 pub(crate) fn always_true(e: &Expr) -> bool {
     eval(e) == Some(true)
 }

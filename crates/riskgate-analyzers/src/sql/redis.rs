@@ -200,6 +200,31 @@ fn rate(words: &[String]) -> Option<(Rating, Vec<String>)> {
     Some((rating, keys))
 }
 
+/// The commands a Lua script runs through `redis.call('CMD', 'arg' …)` / `redis.pcall`
+/// (literal words only; at most 200).
+fn script_calls(script: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (pos, _) in script.match_indices("redis.").take(200) {
+        let rest = &script[pos + 6..];
+        let Some(args) = rest
+            .strip_prefix("call(")
+            .or_else(|| rest.strip_prefix("pcall("))
+        else {
+            continue;
+        };
+        let end = args.find(')').unwrap_or(args.len());
+        let words: Vec<String> = args[..end]
+            .split(',')
+            .map(|a| a.trim().trim_matches(['\'', '"']).to_string())
+            .filter(|a| !a.is_empty())
+            .collect();
+        if !words.is_empty() {
+            out.push(words);
+        }
+    }
+    out
+}
+
 /// The findings for Redis commands (one per command).
 pub fn redis_findings(text: &str, opts: &SqlOptions) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -215,6 +240,37 @@ pub fn redis_findings(text: &str, opts: &SqlOptions) -> Vec<Finding> {
                 rating.resources = keys;
             }
             let trimmed = line.trim();
+            let eval = rating.rule == "redis.eval";
+            if eval {
+                // the script's own commands: `redis.call('FLUSHALL')`, a KEYS loop of DEL
+                // the whole line: through `redis-cli` the script's quotes are already gone
+                let inner = script_calls(line);
+                let deletes = inner.iter().any(|w| {
+                    w.first().is_some_and(|c| {
+                        matches!(c.to_ascii_uppercase().as_str(), "DEL" | "UNLINK")
+                    })
+                });
+                let lists = inner.iter().any(|w| {
+                    w.first()
+                        .is_some_and(|c| matches!(c.to_ascii_uppercase().as_str(), "KEYS" | "SCAN"))
+                });
+                let span = Span::new(start, start + line.trim_end().len());
+                for words in &inner {
+                    if let Some((r, _)) = rate(words) {
+                        out.push(r.finding(trimmed, span, n as u32 + 1, None, opts));
+                    }
+                }
+                if deletes && lists {
+                    let r = Rating::new(
+                        "redis.eval-bulk-delete",
+                        High,
+                        "A server-side script deletes every key a KEYS/SCAN pattern returns",
+                        false,
+                        true,
+                    );
+                    out.push(r.finding(trimmed, span, n as u32 + 1, None, opts));
+                }
+            }
             out.push(rating.finding(
                 trimmed,
                 Span::new(start, start + line.trim_end().len()),
