@@ -94,7 +94,7 @@ pub(crate) fn powershell_script(args: &[&str]) -> Option<String> {
             }
             if ("encodedcommand".starts_with(flag)
                 && flag.starts_with('e')
-                && flag.len() >= 1
+                && !flag.is_empty()
                 && flag != "executionpolicy")
                 || flag == "ec"
             {
@@ -120,8 +120,7 @@ pub(crate) fn powershell_script(args: &[&str]) -> Option<String> {
                 "of",
                 "if",
             ]
-            .iter()
-            .any(|o| *o == flag)
+            .contains(&flag)
             {
                 if flag == "file" || flag == "f" {
                     return None;
@@ -252,12 +251,11 @@ pub(crate) fn powershell_commands(script: &str) -> Vec<String> {
                 "format-volume" | "clear-disk" | "initialize-disk" => {
                     out.push("mkfs.ext4 -F /dev/sda".to_string());
                 }
-                "clear-eventlog" | "remove-eventlog" | "wevtutil" => {
+                "clear-eventlog" | "remove-eventlog" | "wevtutil"
                     if cmd != "wevtutil"
-                        || words.get(1).is_some_and(|w| w == "cl" || w == "clear-log")
-                    {
-                        out.push("truncate -s 0 /var/log/auth.log".to_string());
-                    }
+                        || words.get(1).is_some_and(|w| w == "cl" || w == "clear-log") =>
+                {
+                    out.push("truncate -s 0 /var/log/auth.log".to_string());
                 }
                 "set-mppreference" | "add-mppreference"
                     if lower.contains("-disable") || lower.contains("exclusionpath") =>
