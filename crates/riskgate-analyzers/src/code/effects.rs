@@ -5,8 +5,10 @@
 //! ownership changes on system and persistence paths, native calls into libc, bulk removal
 //! of containers and administrator grants through cloud SDKs.
 //!
-//! Each rule names its effect in its tags (`effect:kill`, `effect:exec` …) and the targets in
-//! its resources, so the findings map onto the engine's effect model.
+//! Each rule names its effect in its tags as `effect:KIND` with the names of
+//! `riskgate_model::effect::EffectKind` (`effect:stop`, `effect:execute`, `effect:send`,
+//! `effect:receive_and_run`, `effect:overwrite`, `effect:delete`) and the targets in its
+//! resources (`process:*`, `file:…`), so the findings map onto the engine's effect model.
 
 use riskgate_model::RiskLevel;
 
@@ -37,7 +39,7 @@ pub(crate) fn rules() -> Vec<RiskRule> {
             reverse_shell,
         )
         .score(97)
-        .tags(&["effect:exec", "network", "remote-control"]),
+        .tags(&["effect:execute", "network", "remote-control"]),
         rule(
             "download_then_run",
             Critical,
@@ -45,7 +47,7 @@ pub(crate) fn rules() -> Vec<RiskRule> {
             download_then_run,
         )
         .score(92)
-        .tags(&["effect:receive-and-run", "network", "execution"]),
+        .tags(&["effect:receive_and_run", "network", "execution"]),
         rule(
             "remote_code_eval",
             Critical,
@@ -53,7 +55,7 @@ pub(crate) fn rules() -> Vec<RiskRule> {
             remote_eval,
         )
         .score(92)
-        .tags(&["effect:receive-and-run", "network", "execution"]),
+        .tags(&["effect:receive_and_run", "network", "execution"]),
         rule(
             "bulk_process_kill",
             High,
@@ -61,7 +63,7 @@ pub(crate) fn rules() -> Vec<RiskRule> {
             bulk_kill,
         )
         .score(78)
-        .tags(&["effect:kill", "bulk", "system"])
+        .tags(&["effect:stop", "bulk", "system"])
         .mitigation("Stop the service through its manager (systemctl stop NAME) or kill one known PID"),
         rule(
             "socket_file_send",
@@ -78,7 +80,7 @@ pub(crate) fn rules() -> Vec<RiskRule> {
             untrusted_deserialization,
         )
         .score(78)
-        .tags(&["effect:exec", "deserialization"]),
+        .tags(&["effect:execute", "deserialization"]),
         rule(
             "runtime_command",
             High,
@@ -86,7 +88,7 @@ pub(crate) fn rules() -> Vec<RiskRule> {
             runtime_command,
         )
         .score(74)
-        .tags(&["effect:exec", "injection"]),
+        .tags(&["effect:execute", "injection"]),
         rule(
             "system_file_write",
             High,
@@ -102,7 +104,7 @@ pub(crate) fn rules() -> Vec<RiskRule> {
             native_libc,
         )
         .score(72)
-        .tags(&["effect:exec", "privilege"]),
+        .tags(&["effect:execute", "privilege"]),
         rule(
             "bulk_cloud_change",
             High,
