@@ -309,3 +309,21 @@ fn deep_call_nesting_is_bounded_incomplete_and_still_sees_calls() {
     let a = py("print(len(str(int(float(abs(round(1.5)))))))");
     assert!(!a.degraded && a.level <= RiskLevel::Low, "{:?}", a.findings);
 }
+
+/// Perl, Ruby and PHP: many calls on one long line, and a call whose arguments run past the
+/// scanner's window, stay linear; the cut call makes the analysis incomplete (HIGH).
+#[test]
+fn foreign_scanner_is_bounded() {
+    use riskgate_model::Language;
+    let many = "a 1 ".repeat(200_000);
+    let a = RiskAssessor::new().assess(&CodeAction::new(many, Some(Language::Perl)));
+    assert!(a.level <= RiskLevel::High);
+    let padded = format!("system(\"rm -rf / #{}\")", "A".repeat(20_000));
+    let a = RiskAssessor::new().assess(&CodeAction::new(padded, Some(Language::Perl)));
+    assert!(a.level >= RiskLevel::High, "{:?}", a.findings);
+    let a = RiskAssessor::new().assess(&CodeAction::new(
+        "unlink \"/etc/passwd\";".to_string(),
+        Some(Language::Perl),
+    ));
+    assert!(a.level >= RiskLevel::High, "{:?}", a.findings);
+}

@@ -19,6 +19,14 @@ use super::analysis::{Analysis, Arg, ArgValue, Call, EmbeddedCommand};
 const MAX_EVAL_DEPTH: usize = 3;
 /// At most this many calls are translated per snippet.
 const MAX_CALLS: usize = 2_000;
+/// How far an argument list is looked for past the call's name. Each call's look-ahead is
+/// bounded, so scanning is linear in the text (not calls × length); a call cut by the bound
+/// makes the analysis incomplete (HIGH), never silently harmless.
+const WINDOW: usize = 8 * 1024;
+
+thread_local! {
+    static WINDOW_HIT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
 
 /// One argument value.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,7 +68,11 @@ pub(crate) fn extract(a: &mut Analysis, code: &str, language: Language) {
 }
 
 fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
+    WINDOW_HIT.with(|w| w.set(false));
     let mut calls = scan(code, language);
+    if WINDOW_HIT.with(|w| w.replace(false)) {
+        a.incomplete = true;
+    }
     // callbacks named by a string: `array_map('unlink', glob(…))`, `call_user_func('system', $c)`
     for c in &mut calls {
         let callback = matches!(
@@ -631,7 +643,8 @@ fn delimited(code: &str, j: usize) -> Option<(String, usize)> {
     };
     let mut depth = 0usize;
     let mut k = j + 1;
-    while k < b.len() {
+    let stop = b.len().min(j.saturating_add(WINDOW));
+    while k < stop {
         let c = b[k];
         if c == b'\\' {
             k += 2;
@@ -646,6 +659,9 @@ fn delimited(code: &str, j: usize) -> Option<(String, usize)> {
             depth -= 1;
         }
         k += 1;
+    }
+    if stop < b.len() {
+        WINDOW_HIT.with(|w| w.set(true));
     }
     None
 }
@@ -683,10 +699,20 @@ fn call_args(code: &str, j: usize, lang: Language) -> (Option<Vec<Val>>, usize) 
         {
             let mut e = k;
             let mut depth = 0i32;
-            while e < b.len() {
+            let stop = b.len().min(k.saturating_add(WINDOW));
+            if stop < b.len() && !code[k..stop].contains(['\n', ';']) {
+                WINDOW_HIT.with(|w| w.set(true));
+            }
+            while e < stop {
                 match b[e] {
                     b'\'' | b'"' | b'`' => {
-                        e = string_at(code, e).1;
+                        // skip the string, within the window
+                        let q = b[e];
+                        e += 1;
+                        while e < stop && b[e] != q {
+                            e += if b[e] == b'\\' { 2 } else { 1 };
+                        }
+                        e += 1;
                         continue;
                     }
                     b'(' | b'[' | b'{' => depth += 1,
