@@ -15,6 +15,20 @@ fn safe_print() {
     assert!(r.reversible);
 }
 
+/// Resources are what the code touches: the text a call prints is no file, the path a `Path`
+/// is built from is, and a command string is not a path.
+#[test]
+fn resources_without_spurious_entries() {
+    assert!(assess("print('hello')").affected_resources.is_empty());
+    let r = assess(
+        "from pathlib import Path\ncfg = Path('config.yaml').read_text()\nprint('done')\n\
+         import subprocess\nsubprocess.run('ls')\nwith open('notes.txt') as f: f.write('x')\n",
+    );
+    let mut got = r.affected_resources.clone();
+    got.sort();
+    assert_eq!(got, ["file:config.yaml", "file:notes.txt"], "{got:?}");
+}
+
 #[test]
 fn medium_file_write() {
     let r = assess("with open('/tmp/output.txt', 'w') as f: f.write('data')");

@@ -25,8 +25,32 @@ pub fn calls(a: &Analysis, pred: impl Fn(&Call) -> bool) -> Vec<Hit> {
     a.calls
         .iter()
         .filter(|c| pred(c))
-        .map(|c| call_hit(c, resources::of_call(c)))
+        .map(|c| call_hit(c, with_receiver_path(a, c, resources::of_call(c))))
         .collect()
+}
+
+/// A method called on a path object built in the same expression
+/// (`Path('config.yaml').read_text()`, `pathlib.Path(p).unlink()`): the path given to the
+/// constructor is the call's resource too. The constructor is the call that starts at the same
+/// token and ends inside this one.
+fn with_receiver_path(a: &Analysis, c: &Call, mut out: Vec<String>) -> Vec<String> {
+    if !c.name.contains("Path().") {
+        return out;
+    }
+    let ctor = a.calls.iter().find(|d| {
+        d.span.start == c.span.start
+            && d.span.end < c.span.end
+            && matches!(
+                d.method.as_str(),
+                "Path" | "PurePath" | "PosixPath" | "WindowsPath"
+            )
+    });
+    for r in ctor.map(resources::of_call).unwrap_or_default() {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    }
+    out
 }
 
 /// Hits for every simple command (run by the code) that satisfies `pred`.

@@ -206,7 +206,39 @@ pub fn of_value(v: &ArgValue, file_arg: bool) -> Vec<String> {
     }
 }
 
-/// Resources named by a call's first argument (a path or URL).
+/// Functions and constructors whose first argument is a path whatever its shape
+/// (`open('notes')`, `Path('config.yaml')`, `fs.rmSync('dist')`); any other call's arguments
+/// are files only when they look like paths (`print('hello')` names no file).
+#[rustfmt::skip]
+const PATH_FIRST: &[&str] = &[
+    "open", "Path", "PurePath", "PosixPath", "WindowsPath", "unlink", "remove", "removedirs",
+    "rmtree", "rmdir", "mkdir", "makedirs", "chmod", "chown", "lchown", "copy", "copy2",
+    "copyfile", "copytree", "move", "rename", "renames", "truncate", "listdir", "scandir",
+    "walk", "stat", "lstat", "exists", "isfile", "isdir", "symlink", "link", "utime",
+    "readFileSync", "writeFileSync", "appendFileSync", "readFile", "writeFile", "appendFile",
+    "rmSync", "rm", "unlinkSync", "rmdirSync", "mkdirSync", "createReadStream",
+    "createWriteStream", "existsSync", "statSync", "copyFileSync", "renameSync", "chmodSync",
+    "chownSync", "truncateSync", "readdir", "readdirSync", "opendir", "delete", "read", "write",
+    "foreach", "readlines", "binread", "binwrite", "file_get_contents", "file_put_contents",
+    "fopen", "rm_rf", "rm_r", "mkdir_p", "touch", "cp", "mv",
+];
+
+/// Whether the call's first argument names a file whatever its shape.
+fn first_arg_is_path(c: &Call) -> bool {
+    // `f.write(data)` / `sys.stdout.write(x)`: data, not a path; `File.write(path, …)` and
+    // `IO.read(path)` name the file first.
+    if matches!(
+        c.method.as_str(),
+        "read" | "write" | "delete" | "foreach" | "readlines"
+    ) && !(c.name.starts_with("File.") || c.name.starts_with("IO."))
+    {
+        return false;
+    }
+    PATH_FIRST.contains(&c.method.as_str())
+}
+
+/// Resources named by a call's arguments: URLs and path-shaped strings, and the first argument
+/// of a file function (see [`PATH_FIRST`]).
 pub fn of_call(c: &Call) -> Vec<String> {
     c.args
         .iter()
@@ -216,6 +248,7 @@ pub fn of_call(c: &Call) -> Vec<String> {
         .chain(
             c.args
                 .first()
+                .filter(|_| first_arg_is_path(c))
                 .map(|a| of_value(&a.value, true))
                 .unwrap_or_default(),
         )
