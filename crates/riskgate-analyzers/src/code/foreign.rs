@@ -24,8 +24,14 @@ const MAX_CALLS: usize = 2_000;
 /// makes the analysis incomplete (HIGH), never silently harmless.
 const WINDOW: usize = 8 * 1024;
 
+/// At most this many bytes of argument lists are read per snippet: calls nested inside each
+/// other's arguments (`f(f(f(…)))`) would otherwise read the same text once per level.
+const MAX_ARG_BYTES: usize = 512 * 1024;
+
 thread_local! {
     static WINDOW_HIT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Bytes of argument lists read so far by this snippet's scan.
+    static ARG_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// One argument value.
@@ -69,6 +75,7 @@ pub(crate) fn extract(a: &mut Analysis, code: &str, language: Language) {
 
 fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
     WINDOW_HIT.with(|w| w.set(false));
+    ARG_BYTES.with(|n| n.set(0));
     let mut calls = scan(code, language);
     if WINDOW_HIT.with(|w| w.replace(false)) {
         a.incomplete = true;
@@ -737,6 +744,13 @@ fn call_args(code: &str, j: usize, lang: Language) -> (Option<Vec<Val>>, usize) 
 
 /// Split at top-level commas and read each argument.
 fn split_args(inner: &str, lang: Language) -> Vec<Val> {
+    let spent = ARG_BYTES.with(|n| n.get()).saturating_add(inner.len());
+    ARG_BYTES.with(|n| n.set(spent));
+    if spent > MAX_ARG_BYTES {
+        // Past the budget the arguments are not read: the analysis is incomplete (HIGH).
+        WINDOW_HIT.with(|w| w.set(true));
+        return Vec::new();
+    }
     let b = inner.as_bytes();
     let mut parts = Vec::new();
     let mut depth = 0i32;
