@@ -15,6 +15,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECS="${1:-${FUZZ_SECONDS:-20}}"
+# libFuzzer's random seed: 0 (the default) picks one; CI fixes it so that its short run
+# explores the same inputs every time (FUZZ_SEED=1 in .ci/run).
+SEED="${FUZZ_SEED:-0}"
 TARGETS=(shell_parse hook_payload sql code)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
@@ -36,7 +39,7 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$work/$t"
   status=0
   cargo +nightly fuzz run -s none "$t" "$work/$t" "fuzz/corpus/$t" -- \
-    -max_total_time="$SECS" -rss_limit_mb=256 -timeout=2 -print_final_stats=1 \
+    -max_total_time="$SECS" -rss_limit_mb=256 -timeout=2 -print_final_stats=1 -seed="$SEED" \
     >"$work/$t.log" 2>&1 || status=$?
   # libFuzzer's chatter stays in the log; its summary and any failure are shown.
   grep -E 'DONE|stat::number_of_executed_units|stat::peak_rss_mb|panicked|ERROR|SUMMARY|Test unit written' \
