@@ -49,6 +49,25 @@ CODE = [
     "cursor.execute('DROP TABLE users')", "#!/bin/sh\nrm -rf /\n",
 ]
 
+# Constant folding (issue 12): (language byte, code). 0 Python, 1 JavaScript.
+CODE_FOLD = [
+    (0, "import os\nos.system(bytes.fromhex('726d202d7266202f').decode())"),
+    (0, "import os,codecs\nos.system(codecs.decode('ez -es /','rot13'))"),
+    (0, "import os\nos.system(''.join(chr(c) for c in [114,109]) + '/'[::-1])"),
+    (0, "import os\nos.system('%s %s' % ('rm', '-rf') + '{} {}'.format('/', f'{1}'))"),
+    (0, "a = 'xxxxxxxx'\n" + "".join(f"v{i} = {'a' if i == 0 else f'v{i-1}'} + {'a' if i == 0 else f'v{i-1}'}\n" for i in range(40)) + "import os\nos.system(v39)"),
+    (0, "import os\nos.system(" + "'a'.replace(" * 40 + "'b'" + ".upper(q), 'c')" * 40 + ")"),
+    (0, "import os\nos.system(bytes.fromhex('" + "41" * 40000 + "').decode())"),
+    (0, "import shutil, tempfile\nd = tempfile.mkdtemp()\nshutil.rmtree(d)\nshutil.rmtree(Path.home().joinpath('x'))"),
+    (0, "x = f'{f\"{f'{1}'}\"}'" * 50),
+    (1, "const m=require('chi'+'ld_process');m['exec'+'Sync']('rm -rf '+process.env.HOME)"),
+    (1, "require(['child','process'].join('_'))[String.fromCharCode(101,120,101,99)](atob('cm0='))"),
+    (1, "require('child_process').execSync(Buffer.from('cm0gLXJmIC8=','base64').toString())"),
+    (1, "const c=require(`child_${'process'}`);c[`exec${'Sync'}`]('x'.split('').reverse().join(''))"),
+    (1, "x[" * 2000 + "'a'" + "](1)" * 2000),
+    (1, "`${`${`${" * 20 + "1" + "}`}`}`" * 20),
+]
+
 
 def hook_payloads():
     cmd = ["rm -rf /", "ls -la", "\"$(" * 20 + "rm -rf /", "cat <<\r $(", "\"\u3000"]
@@ -104,7 +123,8 @@ def main():
     write("shell_parse", SHELL + real)
     # The first byte picks the dialect / language.
     write("sql", [bytes([k % 4]) + s.encode() for k, s in enumerate(SQL)])
-    write("code", [bytes([k % 7]) + s.encode() for k, s in enumerate(CODE)])
+    write("code", [bytes([k % 7]) + s.encode() for k, s in enumerate(CODE)]
+          + [bytes([lang]) + s.encode() for lang, s in CODE_FOLD])
     write("hook_payload", hook_payloads())
 
 

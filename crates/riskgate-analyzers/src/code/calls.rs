@@ -37,7 +37,12 @@ pub(crate) struct Walker<'a> {
     depth: Cell<usize>,
     /// Set when a value was cut at [`MAX_VALUE_DEPTH`].
     truncated: Cell<bool>,
+    /// Fold attempts left for the whole snippet (see `fold`).
+    fold_budget: &'a Cell<usize>,
 }
+
+/// Fold attempts per snippet (see `Walker::fold`).
+const FOLD_BUDGET: usize = 50_000;
 
 /// Collect calls, assignments, imports and strings from `toks` into `a`.
 pub(crate) fn collect(toks: &[Token], lang: Language, code: &str, a: &mut Analysis) {
@@ -47,19 +52,19 @@ pub(crate) fn collect(toks: &[Token], lang: Language, code: &str, a: &mut Analys
             scope.aliases.insert(k.into(), v.into());
         }
     }
-    walk(toks, lang, code, a, &mut scope);
+    let budget = Cell::new(FOLD_BUDGET);
+    walk(toks, lang, code, a, &mut scope, &budget);
 }
 
-fn walk(toks: &[Token], lang: Language, code: &str, a: &mut Analysis, scope: &mut Scope) {
-    let w = Walker {
-        toks,
-        code,
-        lang,
-        partner: partners(toks),
-        consumed: RefCell::new(vec![false; toks.len()]),
-        depth: Cell::new(0),
-        truncated: Cell::new(false),
-    };
+fn walk(
+    toks: &[Token],
+    lang: Language,
+    code: &str,
+    a: &mut Analysis,
+    scope: &mut Scope,
+    budget: &Cell<usize>,
+) {
+    let w = Walker::new(toks, code, lang, budget);
     let mut stmt_start = true;
     let mut i = 0;
     while let Some(t) = toks.get(i) {
@@ -88,7 +93,7 @@ fn walk(toks: &[Token], lang: Language, code: &str, a: &mut Analysis, scope: &mu
                     line: t.line,
                 });
                 for part in &lit.parts {
-                    walk(part, lang, code, a, scope);
+                    walk(part, lang, code, a, scope, budget);
                 }
                 if w.toks.get(i + 1).is_some_and(|n| n.is_punct(".")) {
                     w.chain(i, "str".into(), Vec::new(), false, scope, Some(a));
@@ -262,7 +267,58 @@ fn norm_name(name: String) -> String {
     name
 }
 
-impl Walker<'_> {
+impl<'a> Walker<'a> {
+    fn new(
+        toks: &'a [Token],
+        code: &'a str,
+        lang: Language,
+        fold_budget: &'a Cell<usize>,
+    ) -> Walker<'a> {
+        Walker {
+            toks,
+            code,
+            lang,
+            partner: partners(toks),
+            consumed: RefCell::new(vec![false; toks.len()]),
+            depth: Cell::new(0),
+            truncated: Cell::new(false),
+            fold_budget,
+        }
+    }
+
+    /// A walker over the tokens of an interpolation of this code (a part of an f-string or
+    /// template literal), sharing the fold budget.
+    pub(crate) fn sub<'b>(&self, toks: &'b [Token]) -> Walker<'b>
+    where
+        'a: 'b,
+    {
+        let w = Walker::new(toks, self.code, self.lang, self.fold_budget);
+        w.depth.set(self.depth.get() + 1);
+        w
+    }
+
+    /// Take over whether a sub-walker was cut.
+    pub(crate) fn settle(&self, sub: &Walker<'_>) {
+        if sub.truncated.get() {
+            self.truncated.set(true);
+        }
+    }
+
+    /// Mark the analysis incomplete (a bound was hit).
+    pub(crate) fn mark_truncated(&self) {
+        self.truncated.set(true);
+    }
+
+    /// Spend one fold attempt; false when the budget is gone.
+    pub(crate) fn spend_fold(&self) -> bool {
+        let left = self.fold_budget.get();
+        if left == 0 {
+            return false;
+        }
+        self.fold_budget.set(left - 1);
+        true
+    }
+
     fn is_chain_start(&self, i: usize, word: &str) -> bool {
         let prev = i.checked_sub(1).and_then(|p| self.toks.get(p));
         if prev.is_some_and(|p| p.is_punct(".") || p.is_punct("?.")) {
@@ -339,9 +395,11 @@ impl Walker<'_> {
                 let args = self.args(j + 1, close, scope);
                 let end = self.toks.get(close).map(|t| t.end).unwrap_or(start);
                 let module = match name.as_str() {
-                    "require" | "import" | "__import__" | "importlib.import_module" => {
-                        args.first().and_then(|a| a.value.as_str()).map(norm_module)
-                    }
+                    "require" | "import" | "__import__" | "importlib.import_module" => args
+                        .first()
+                        .and_then(|a| a.value.text())
+                        .filter(|m| !m.contains("{}"))
+                        .map(norm_module),
                     "getattr" => match (
                         args.first().map(|a| &a.value),
                         args.get(1).map(|a| &a.value),
@@ -382,7 +440,30 @@ impl Walker<'_> {
                 let Some(close) = self.partner.get(j).copied().flatten() else {
                     break;
                 };
-                name.push_str("[]");
+                // `cp['exec' + 'Sync'](…)`, `o[k](…)`: a member called by a constant name
+                let member =
+                    if self.toks.get(close + 1).is_some_and(|t| t.is_punct("(")) && close > j + 1 {
+                        match self.value(j + 1, close, scope) {
+                            ArgValue::Str(m) | ArgValue::Dynamic(m)
+                                if !m.is_empty()
+                                    && m.len() <= 64
+                                    && m.chars()
+                                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$') =>
+                            {
+                                Some(m)
+                            }
+                            _ => None,
+                        }
+                    } else {
+                        None
+                    };
+                match member {
+                    Some(m) => {
+                        name = format!("{name}.{m}");
+                        cands = cands.into_iter().map(|c| format!("{c}.{m}")).collect();
+                    }
+                    None => name.push_str("[]"),
+                }
                 j = close + 1;
                 last_call = false;
             } else if self.lang == Language::Js
@@ -506,9 +587,22 @@ impl Walker<'_> {
             let mut dynamic = false;
             for k in from..to {
                 if let Some(l) = self.toks.get(k).and_then(Token::str_lit) {
-                    s.push_str(&l.value);
-                    dynamic |= l.interpolated;
+                    // f-strings and template literals whose parts are constants
+                    match l.interpolated {
+                        true => match self.fold_interpolated(&l.parts, &l.value, scope) {
+                            Some(v) => s.push_str(&v),
+                            None => {
+                                s.push_str(&l.value);
+                                dynamic = true;
+                            }
+                        },
+                        false => s.push_str(&l.value),
+                    }
                 }
+            }
+            if s.len() > super::fold::MAX_FOLDED {
+                self.truncated.set(true);
+                return ArgValue::Other(text());
             }
             return if dynamic {
                 ArgValue::Dynamic(s)
@@ -545,12 +639,11 @@ impl Walker<'_> {
         if first.is_punct("{") && self.skip_group(from) + 1 == to {
             return ArgValue::Object(text());
         }
-        if let Some(v) = self.concatenation(from, to, scope) {
+        if let Some(v) = self.fold(from, to, scope) {
             return v;
         }
-        // Known, but still run-time built: the decoding itself stays a signal.
-        if let Some(decoded) = self.base64_literal(from, to) {
-            return ArgValue::Dynamic(decoded);
+        if let Some(v) = self.concatenation(from, to, scope) {
+            return v;
         }
         if first.ident().is_some() || first.str_lit().is_some() {
             // a chain: resolve it without emitting (its calls are collected by the main walk)
@@ -572,125 +665,6 @@ impl Walker<'_> {
             }
         }
         ArgValue::Other(text())
-    }
-
-    /// `base64.b64decode('…').decode()`, `atob('…')`, `Buffer.from('…', 'base64').toString()`:
-    /// a literal decoded at run time is known now.
-    fn base64_literal(&self, from: usize, to: usize) -> Option<String> {
-        use base64::Engine as _;
-        const DECODERS: &[&str] = &["b64decode", "standard_b64decode", "decodebytes", "atob"];
-        let toks = self.toks.get(from..to)?;
-        // The decoder ends a plain dotted name (`base64.b64decode`, `Buffer.from`): only that
-        // prefix is searched, so the cost does not grow with the expression.
-        let k = toks
-            .iter()
-            .take_while(|t| t.ident().is_some() || t.is_punct("."))
-            .position(|t| {
-                t.ident()
-                    .is_some_and(|w| DECODERS.contains(&w) || w == "from")
-            })?;
-        let is_buffer = toks[k].ident() == Some("from");
-        let lit = toks.get(k + 2).and_then(Token::str_lit)?;
-        if !toks.get(k + 1)?.is_punct("(") || lit.interpolated {
-            return None;
-        }
-        let close = if is_buffer {
-            let enc = toks.get(k + 4).and_then(Token::str_lit)?;
-            if !toks.get(k + 3)?.is_punct(",") || enc.value != "base64" {
-                return None;
-            }
-            k + 5
-        } else {
-            k + 3
-        };
-        if !toks.get(close)?.is_punct(")") {
-            return None;
-        }
-        // After it: only `.decode(…)` / `.toString(…)` with literal arguments.
-        let tail_ok = toks[close + 1..].iter().all(|t| {
-            t.is_punct(".")
-                || t.is_punct("(")
-                || t.is_punct(")")
-                || t.str_lit().is_some()
-                || matches!(t.ident(), Some("decode" | "toString"))
-        });
-        if !tail_ok {
-            return None;
-        }
-        let clean: String = lit.value.chars().filter(|c| !c.is_whitespace()).collect();
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(clean.as_bytes())
-            .ok()?;
-        String::from_utf8(bytes).ok()
-    }
-
-    /// `"rm -rf " + path`, `"rm %s" % p`, `"rm {}".format(p)`: a dynamic string with its literal
-    /// parts; or a plain string when every operand is literal.
-    fn concatenation(&self, from: usize, to: usize, scope: &Scope) -> Option<ArgValue> {
-        let first = self.toks.get(from)?;
-        // "…".format(…) / "…" % x
-        if let Some(lit) = first.str_lit() {
-            let next = self.toks.get(from + 1);
-            if next.is_some_and(|t| t.is_punct("%")) {
-                let v = lit
-                    .value
-                    .replace("%s", "{}")
-                    .replace("%d", "{}")
-                    .replace("%r", "{}");
-                return Some(ArgValue::Dynamic(v));
-            }
-            if next.is_some_and(|t| t.is_punct("."))
-                && self.toks.get(from + 2).and_then(Token::ident) == Some("format")
-            {
-                return Some(ArgValue::Dynamic(lit.value.clone()));
-            }
-        }
-        let mut parts: Vec<(usize, usize)> = Vec::new();
-        let mut k = from;
-        let mut piece = from;
-        let mut saw_plus = false;
-        while k < to {
-            if self.toks.get(k).is_some_and(|t| t.is_punct("+")) {
-                parts.push((piece, k));
-                piece = k + 1;
-                saw_plus = true;
-                k += 1;
-                continue;
-            }
-            k = self.skip_group(k) + 1;
-        }
-        if !saw_plus {
-            return None;
-        }
-        parts.push((piece, to));
-        let mut s = String::new();
-        let mut dynamic = false;
-        let mut any_str = false;
-        for (a, b) in parts {
-            match self.value(a, b, scope) {
-                ArgValue::Str(v) => {
-                    any_str = true;
-                    s.push_str(&v);
-                }
-                ArgValue::Dynamic(v) => {
-                    any_str = true;
-                    dynamic = true;
-                    s.push_str(&v);
-                }
-                _ => {
-                    dynamic = true;
-                    s.push_str("{}");
-                }
-            }
-        }
-        if !any_str {
-            return None;
-        }
-        Some(if dynamic {
-            ArgValue::Dynamic(s)
-        } else {
-            ArgValue::Str(s)
-        })
     }
 
     /// Record `target = …` assignments to attribute or item paths.

@@ -13,6 +13,7 @@ mod commands;
 mod default_rules;
 mod effects;
 mod embedded;
+mod fold;
 mod foreign;
 mod lex_js;
 mod lex_python;
@@ -20,6 +21,7 @@ mod matchers;
 mod resources;
 mod rule;
 mod shell_words;
+mod tempdirs;
 mod token;
 
 pub use analysis::{

@@ -422,6 +422,18 @@ pub(super) fn push(r: &mut Vec<RiskRule>) {
         .tags(&["filesystem"]),
     );
 
+    r.push(
+        rule(
+            "temp_cleanup",
+            Low,
+            "Deletes a temporary directory the code created itself",
+            true,
+            |a| calls(a, super::super::tempdirs::is_temp_delete),
+        )
+        .score(18)
+        .tags(&["filesystem"]),
+    );
+
     // ---- SAFE ----
     r.push(
         rule("print_output", Safe, "Output display only", true, |a| {

@@ -160,7 +160,8 @@ pub(super) fn push(r: &mut Vec<RiskRule>) {
                 join(
                     calls(a, |c| {
                         let cleanup = super::super::effects::is_regenerable_delete(c)
-                            || walks && super::super::effects::target_is_variable(c);
+                            || walks && super::super::effects::target_is_variable(c)
+                            || super::super::tempdirs::is_temp_delete(c);
                         let mock = mocked.iter().any(|n| c.is(&[n.as_str()]));
                         m::is_file_delete(c) && !cleanup && !mock
                     }),
