@@ -7,6 +7,8 @@
 use crate::model::Word;
 
 mod langs;
+mod lua;
+mod rlang;
 
 /// One embedded command: the program that runs it, the text, and a remote target if the
 /// text runs on other hosts.
@@ -163,7 +165,7 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 for s in called_strings(code, &["os.execute", "io.popen"]) {
                     out.push(emb(program, &s, None));
                 }
-                for s in langs::lua_commands(code) {
+                for s in lua::lua_commands(code) {
                     out.push(emb(program, &s, None));
                 }
             }
@@ -171,7 +173,7 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
         // R: `Rscript -e CODE`, `R -e CODE` (system, system2, unlink, file.remove, source(URL))
         "Rscript" | "rscript" | "R" | "r" => {
             for code in one_liner_code("ruby", &args) {
-                for s in langs::r_commands(code) {
+                for s in rlang::r_commands(code) {
                     out.push(emb(program, &s, None));
                 }
             }

@@ -1,85 +1,11 @@
-//! R, Lua and PowerShell one-liners read by their effects: each call or cmdlet that runs a
-//! shell, deletes, kills, downloads and runs, formats, wipes logs or turns security controls
-//! off becomes the shell command with the same effect, which the walker rates as a nested
-//! script (`unlink("/srv", recursive=TRUE)` → `rm -rf -- /srv`, `Remove-Item -Recurse -Force
-//! C:\` → `rm -rf -- /`, `iex (iwr URL)` → `curl -s URL | sh`, `Stop-Process -Name sshd
-//! -Force` → `pkill -9 -x sshd`). `-EncodedCommand` is decoded (UTF-16LE base64) first.
+//! PowerShell one-liners read by their effects: each cmdlet that runs a shell, deletes, kills,
+//! downloads and runs, formats, wipes logs or turns security controls off becomes the shell
+//! command with the same effect, which the walker rates as a nested script (`Remove-Item
+//! -Recurse -Force C:\` → `rm -rf -- /`, `iex (iwr URL)` → `curl -s URL | sh`, `Stop-Process
+//! -Name sshd -Force` → `pkill -9 -x sshd`). `-EncodedCommand` is decoded (UTF-16LE base64)
+//! first. Also the small readers of call syntax shared with R and Lua (`rlang`, `lua`).
 
 use base64::Engine as _;
-
-/// R code (`Rscript -e CODE`, `R -e CODE`) → shell commands.
-pub(crate) fn r_commands(code: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (name, args) in calls(code) {
-        let strs: Vec<&str> = args.iter().filter_map(|a| literal(a)).collect();
-        let first = strs.first().copied();
-        match name.as_str() {
-            "system" | "shell" | "system.call" => out.extend(first.map(str::to_string)),
-            "system2" => {
-                if let Some(prog) = first {
-                    let rest: Vec<String> = args
-                        .iter()
-                        .skip(1)
-                        .flat_map(|a| {
-                            let a = a
-                                .trim()
-                                .trim_start_matches("args")
-                                .trim_start_matches([' ', '=']);
-                            let inner = a.strip_prefix("c(").and_then(|x| x.strip_suffix(')'));
-                            match inner {
-                                Some(list) => split_top(list)
-                                    .iter()
-                                    .filter_map(|x| literal(x).map(str::to_string))
-                                    .collect::<Vec<_>>(),
-                                None => literal(a).map(str::to_string).into_iter().collect(),
-                            }
-                        })
-                        .collect();
-                    out.push(join(prog, &rest));
-                }
-            }
-            "unlink" | "file.remove" | "fs::file_delete" | "fs::dir_delete" => {
-                let recursive = name == "fs::dir_delete"
-                    || args.iter().any(|a| {
-                        let a = a.replace(' ', "");
-                        a.starts_with("recursive=TRUE") || a.starts_with("recursive=T")
-                    });
-                let paths: Vec<String> = args
-                    .iter()
-                    .filter(|a| !a.contains('='))
-                    .filter_map(|a| literal(a).map(str::to_string))
-                    .collect();
-                if !paths.is_empty() {
-                    let flag = if recursive { "-rf" } else { "-f" };
-                    out.push(format!("rm {flag} -- {}", quote_all(&paths)));
-                }
-            }
-            "source" | "sys.source" | "download.file" => {
-                if let Some(url) = first.filter(|u| u.starts_with("http")) {
-                    if name == "download.file" {
-                        continue;
-                    }
-                    out.push(format!("curl -s {} | sh", quote(url)));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// Lua code: `os.remove(P)` (shell calls are found by the caller).
-pub(crate) fn lua_commands(code: &str) -> Vec<String> {
-    calls(code)
-        .into_iter()
-        .filter(|(n, _)| n == "os.remove")
-        .filter_map(|(_, args)| {
-            args.first()
-                .and_then(|a| literal(a))
-                .map(|p| format!("rm -f -- {}", quote(p)))
-        })
-        .collect()
-}
 
 /// The script of a PowerShell command line: `-Command`/`-c` and what follows, a decoded
 /// `-EncodedCommand`, or the first positional argument.
@@ -385,7 +311,7 @@ fn path(p: &str) -> String {
 }
 
 /// Calls `name(args)` in R or Lua text (names with `.`, `::`), strings skipped.
-fn calls(code: &str) -> Vec<(String, Vec<String>)> {
+pub(super) fn calls(code: &str) -> Vec<(String, Vec<String>)> {
     let b = code.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -428,7 +354,7 @@ fn calls(code: &str) -> Vec<(String, Vec<String>)> {
     out
 }
 
-fn skip_string(b: &[u8], i: usize) -> usize {
+pub(super) fn skip_string(b: &[u8], i: usize) -> usize {
     let q = b[i];
     let mut j = i + 1;
     while j < b.len() {
@@ -444,7 +370,7 @@ fn skip_string(b: &[u8], i: usize) -> usize {
     b.len()
 }
 
-fn close_paren(b: &[u8], open: usize) -> Option<usize> {
+pub(super) fn close_paren(b: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0usize;
     let mut j = open;
     while j < b.len() {
@@ -467,7 +393,7 @@ fn close_paren(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
-fn split_top(s: &str) -> Vec<String> {
+pub(super) fn split_top(s: &str) -> Vec<String> {
     let b = s.as_bytes();
     let mut out = Vec::new();
     let mut depth = 0i32;
@@ -497,13 +423,13 @@ fn split_top(s: &str) -> Vec<String> {
 }
 
 /// The value of a string literal argument.
-fn literal(a: &str) -> Option<&str> {
+pub(super) fn literal(a: &str) -> Option<&str> {
     let a = a.trim();
     let q = a.chars().next().filter(|c| *c == '"' || *c == '\'')?;
     a.strip_prefix(q)?.strip_suffix(q)
 }
 
-fn quote(w: &str) -> String {
+pub(super) fn quote(w: &str) -> String {
     if w == "~" || w.starts_with("~/") && !w.contains([' ', '\'', '"', ';', '&', '|']) {
         return w.to_string();
     }
@@ -516,11 +442,11 @@ fn quote(w: &str) -> String {
     format!("'{}'", w.replace('\'', "'\\''"))
 }
 
-fn quote_all(ws: &[String]) -> String {
+pub(super) fn quote_all(ws: &[String]) -> String {
     ws.iter().map(|w| quote(w)).collect::<Vec<_>>().join(" ")
 }
 
-fn join(prog: &str, args: &[String]) -> String {
+pub(super) fn join(prog: &str, args: &[String]) -> String {
     let mut s = prog.to_string();
     for a in args {
         s.push(' ');
@@ -532,36 +458,6 @@ fn join(prog: &str, args: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn r_effects() {
-        assert_eq!(r_commands("system(\"rm -rf /home/a\")"), ["rm -rf /home/a"]);
-        assert_eq!(
-            r_commands("unlink(\"/srv/shiny\", recursive=TRUE)"),
-            ["rm -rf -- /srv/shiny"]
-        );
-        assert_eq!(
-            r_commands("unlink(\"~\", recursive = TRUE, force = TRUE)"),
-            ["rm -rf -- ~"]
-        );
-        assert_eq!(
-            r_commands("file.remove(\"/etc/hosts\")"),
-            ["rm -f -- /etc/hosts"]
-        );
-        assert_eq!(
-            r_commands("system2(\"dd\", c(\"if=/dev/zero\", \"of=/dev/sdb\"))"),
-            ["dd if=/dev/zero of=/dev/sdb"]
-        );
-        assert_eq!(
-            r_commands("source(\"http://x/y.R\")"),
-            ["curl -s http://x/y.R | sh"]
-        );
-        assert!(r_commands("print(summary(read.csv(\"data.csv\")))").is_empty());
-        assert_eq!(
-            r_commands("unlink(\"tmp_plots\", recursive=TRUE)"),
-            ["rm -rf -- tmp_plots"]
-        );
-    }
 
     #[test]
     fn powershell_effects() {
