@@ -13,7 +13,9 @@
 //! | write / edit / delete | a file write of the path | [`riskgate::paths`] + [`crate::content`] |
 //! | read | a `READ` fetch of `file://PATH` | [`riskgate::paths::read_findings`], blocked paths; nothing found: no opinion |
 //! | fetch | a fetch of the URL | [`crate::url`] |
-//! | MCP | the command `mcp__server__tool` | the policy's `mcp.tools` level, secrets and commands in the arguments; nothing: no opinion |
+//! | MCP | the command `mcp__server__tool` | the policy's `mcp.tools` level, secrets and (for tools [`crate::mcp_tools`] does not know) commands in the arguments; nothing: no opinion |
+//! | MCP, known tool | also each command, SQL, code, file write / edit / delete / move, read or URL its arguments carry ([`crate::mcp_tools`]) | as the matching row of this table |
+//! | SQL, code | the SQL or code | [`riskgate::verdict::prepare`]: the SQL and code analyzers |
 //! | other | — | no opinion (recorded) |
 //!
 //! Several tools in one call (a multi-file patch) are each decided; the strictest answer wins.
@@ -133,7 +135,8 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     let audit_path = policy.audit_path();
     let mut gate = Gate::new(policy);
     let mut verdicts = Vec::new();
-    for tool in &call.tools {
+    // known MCP tools are followed by what their arguments do (a command, SQL, a file …)
+    for (tool, via) in &crate::mcp_tools::expand(&call.tools) {
         let start = Instant::now();
         let v = match prepare(tool, &ctx, &scope, &engine, gate.policy(), cached.as_ref()) {
             Prepared::Gate {
@@ -175,7 +178,13 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
                 v
             }
         };
-        verdicts.push(v);
+        verdicts.push(match via {
+            Some(name) => Verdict {
+                reason: format!("{} (in the arguments of MCP tool {name})", v.reason),
+                ..v
+            },
+            None => v,
+        });
     }
     let v = Verdict::combine(verdicts);
     if ctx.host_can_ask { v } else { v.without_ask() }
@@ -318,8 +327,40 @@ fn prepare(
             )),
             ctx: ctx.clone(),
         },
+        Tool::Sql { sql, dialect } => {
+            let action = Action::Sql {
+                sql: sql.clone(),
+                dialect: dialect.clone(),
+            };
+            gate_prepared(
+                riskgate::verdict::prepare(engine.get(), scope, &action, None),
+                ctx,
+            )
+        }
+        Tool::Code { code, language } => {
+            let action = Action::Code {
+                code: code.clone(),
+                language: *language,
+            };
+            gate_prepared(
+                riskgate::verdict::prepare(engine.get(), scope, &action, None),
+                ctx,
+            )
+        }
         Tool::Mcp { name, input } => {
             let mut findings = Vec::new();
+            let mapped = crate::mcp_tools::map(name, input);
+            if mapped.as_ref().is_some_and(|m| m.truncated) {
+                findings.push(Finding::new(
+                    "hook.mcp.too-many-targets",
+                    RiskLevel::High,
+                    70,
+                    format!(
+                        "MCP tool {name} names more than {} targets; the rest were not judged",
+                        crate::mcp_tools::MAX_TARGETS
+                    ),
+                ));
+            }
             if let Some(level) = policy.mcp_level(name) {
                 findings.push(Finding::new(
                     "hook.mcp.policy",
@@ -340,7 +381,9 @@ fn prepare(
                     ),
                 ));
             }
-            if let serde_json::Value::Object(m) = input {
+            if let serde_json::Value::Object(m) = input
+                && mapped.is_none()
+            {
                 for key in ["command", "cmd", "script", "shell_command"] {
                     if let Some(serde_json::Value::String(cmd)) = m.get(key) {
                         for mut f in engine.get().assess_command(cmd).findings {
@@ -353,10 +396,18 @@ fn prepare(
             }
             let summary = crate::adapters::summary(name, input);
             if findings.is_empty() {
+                let why = match &mapped {
+                    Some(m) => format!(
+                        "MCP tool {name}: its arguments are judged as {} ({})",
+                        format!("{:?}", m.analyzer).to_lowercase(),
+                        m.entry
+                    ),
+                    None => format!("MCP tool {name} is not rated by the policy (mcp.tools)"),
+                };
                 return Prepared::NoOpinion {
                     kind: "mcp",
                     input: summary,
-                    why: format!("MCP tool {name} is not rated by the policy (mcp.tools)"),
+                    why,
                 };
             }
             Prepared::Gate {
@@ -374,6 +425,15 @@ fn prepare(
             input: summary.clone(),
             why: "riskgate does not judge this tool".to_string(),
         },
+    }
+}
+
+/// A prepared action for the gate, in its own directory.
+fn gate_prepared(p: riskgate::verdict::Prepared, ctx: &Context) -> Prepared {
+    Prepared::Gate {
+        ctx: p.context(ctx),
+        action: p.action,
+        assessment: Box::new(p.assessment),
     }
 }
 

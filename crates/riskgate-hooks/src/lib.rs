@@ -6,7 +6,8 @@
 //!   ([`Reply`]: stdout, stderr, exit code). Each module documents its mapping.
 //! - [`judge`]: a [`Call`] → gate decisions: shell commands through the engine, file writes
 //!   and edits through [`paths`] and [`content`], fetches through [`url`], MCP tools by the
-//!   policy's `mcp.tools`; each decision recorded in the audit log with the agent as source.
+//!   policy's `mcp.tools` and, for known servers' tools, the analyzer their arguments call for
+//!   ([`mcp_tools`]); each decision recorded in the audit log with the agent as source.
 //! - [`run`]: the whole hook call with its safety net: a malformed payload, an internal error,
 //!   a panic or the time limit answer `ask` (or `deny` where the agent cannot ask), never allow.
 //! - [`server`]: the hook server: a warm process per user and configuration that answers
@@ -27,6 +28,7 @@ pub mod content;
 pub mod error;
 pub mod install;
 pub mod judge;
+pub mod mcp_tools;
 mod ordered;
 pub mod patch;
 

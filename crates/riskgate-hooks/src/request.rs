@@ -78,6 +78,20 @@ pub enum Tool {
         /// The URL.
         url: String,
     },
+    /// Run SQL (an MCP database tool's query; see [`crate::mcp_tools`]).
+    Sql {
+        /// The SQL text.
+        sql: String,
+        /// The dialect, when known (`postgres`, `mysql`, `sqlite`).
+        dialect: Option<String>,
+    },
+    /// Run code (an MCP code runner's snippet; see [`crate::mcp_tools`]).
+    Code {
+        /// The source.
+        code: String,
+        /// Its language, when known.
+        language: Option<Language>,
+    },
     /// Call an MCP tool, named `mcp__<server>__<tool>`.
     Mcp {
         /// The normalized name.
