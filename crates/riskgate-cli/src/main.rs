@@ -5,6 +5,7 @@
 mod output;
 mod cmd;
 mod exit;
+mod progress;
 
 use std::process::ExitCode;
 
@@ -14,7 +15,7 @@ use clap::{Parser, Subcommand};
 ///
 /// Exit codes: 0 allow (or success), 3 ask, 4 deny, 2 usage error, 1 any other error.
 #[derive(Debug, Parser)]
-#[command(name = "riskgate", version, about, long_about = None)]
+#[command(name = "riskgate", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -53,6 +54,21 @@ enum Command {
     Install(cmd::install::Args),
     /// Remove riskgate's hook from an agent's settings file.
     Uninstall(cmd::install::Args),
+    /// Serve the Model Context Protocol on stdio: tools that assess a command, code, SQL, a
+    /// diff or a workflow and decide under your policy (for any MCP-capable agent or IDE).
+    Mcp(cmd::mcp::Args),
+    /// Explain a rule (what, why, examples, safer alternative) or a command's assessment,
+    /// finding by finding.
+    Explain(cmd::explain::Args),
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(cmd::completions::CompletionArgs),
+    /// Print the man page (roff), or write one page per subcommand into a directory.
+    Man(cmd::completions::ManArgs),
+}
+
+/// The command-line definition (for completions and the man page).
+pub fn cli_command() -> clap::Command {
+    <Cli as clap::CommandFactory>::command()
 }
 
 fn main() -> ExitCode {
@@ -76,6 +92,10 @@ fn main() -> ExitCode {
         Command::HookServer(args) => cmd::hook::run_server(args),
         Command::Install(args) => cmd::install::run_install(args),
         Command::Uninstall(args) => cmd::install::run_uninstall(args),
+        Command::Mcp(args) => cmd::mcp::run(args),
+        Command::Explain(args) => cmd::explain::run(args),
+        Command::Completions(args) => cmd::completions::run_completions(args),
+        Command::Man(args) => cmd::completions::run_man(args),
     };
     match result {
         Ok(code) => code,

@@ -216,7 +216,18 @@ fn read_input(path: Option<&Path>) -> anyhow::Result<String> {
 }
 
 /// `git ARGS` in the current directory; its output is the diff (git is run, the diff is not).
+/// Outside a git work tree: one line saying so and how to give a diff instead.
 fn git_diff(args: &[&str]) -> anyhow::Result<String> {
+    let inside = std::process::Command::new("git")
+        .args(["rev-parse", "--is-inside-work-tree"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .context("cannot run git")?;
+    if !inside.status.success() || inside.stdout.trim_ascii() != b"true" {
+        anyhow::bail!(
+            "not inside a git work tree: run `riskgate diff` in a repository, or give a diff file (`riskgate diff FILE`, `-` for standard input)"
+        );
+    }
     let out = std::process::Command::new("git")
         .args(["-c", "core.quotepath=off", "--no-pager"])
         .args(args)

@@ -42,7 +42,7 @@ enum ApprovalsCommand {
         #[arg(long)]
         kind: Option<String>,
     },
-    /// Remove a pattern from both lists.
+    /// Remove a pattern from both lists (exit 1 when it is in neither).
     Revoke {
         /// The pattern.
         pattern: String,
@@ -101,7 +101,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ApprovalsCommand::Revoke { pattern, kind } => {
             let u = store.revoke(&pattern, kind.as_deref())?;
             if u.changed == 0 {
-                eprintln!("riskgate: warning: no approved or denied pattern `{pattern}`");
+                let kind = kind.map(|k| format!(" for kind {k}")).unwrap_or_default();
+                anyhow::bail!(
+                    "no approved or denied pattern `{pattern}`{kind}: nothing to revoke (see `riskgate approvals list`)"
+                );
             }
             ("revoked", pattern, u)
         }

@@ -1,10 +1,17 @@
-//! `riskgate config show`: the effective policy, each value with its source.
+//! `riskgate config show`: the effective policy, each value with its source;
+//! `riskgate config validate [FILE]`: check a policy file (or the files in effect here), exit 0
+//! when valid, 1 with the error naming the file, line and key.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use anyhow::Context as _;
+use riskgate::gate::policy::{Locations, Source};
+use riskgate::gate::{CliOverrides, Policy};
 use serde_json::json;
 
 use crate::cmd::common::PolicyArgs;
+use crate::exit::Code;
 use crate::output::Format;
 
 /// Arguments of `riskgate config`.
@@ -33,11 +40,131 @@ enum ConfigCommand {
         #[command(flatten)]
         policy: PolicyArgs,
     },
+    /// Check a policy file: exit 0 when valid (settings a project file may not change are
+    /// listed as warnings), 1 with the error naming the file, line and key. Without FILE: the
+    /// user and project files in effect here (and `--config`, `--set`).
+    ///
+    /// A file named `.riskgate.{yaml,yml,toml,json}` is checked as a project file, anything
+    /// else as a user or `--config` file.
+    Validate {
+        /// The file to check.
+        file: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        #[command(flatten)]
+        policy: PolicyArgs,
+    },
+}
+
+const PROJECT_FILES: [&str; 4] = [
+    ".riskgate.yaml",
+    ".riskgate.yml",
+    ".riskgate.toml",
+    ".riskgate.json",
+];
+
+/// Load `file` alone: as the project layer when it has a project file's name, else as a
+/// `--config` layer. No user file, no other project file.
+fn load_file(file: &Path) -> anyhow::Result<Result<Policy, String>> {
+    let cwd = std::env::current_dir().context("cannot read the current directory")?;
+    let file = if file.is_absolute() {
+        file.to_path_buf()
+    } else {
+        cwd.join(file)
+    };
+    if !file.is_file() {
+        anyhow::bail!("{}: no such file", file.display());
+    }
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let locations = Locations {
+        user_config_dir: None,
+        ..Locations::from_env()
+    };
+    let (dir, cli) = match file.parent() {
+        Some(dir) if PROJECT_FILES.contains(&name) => (dir.to_path_buf(), CliOverrides::default()),
+        _ => (
+            cwd,
+            CliOverrides {
+                config_file: Some(file.clone()),
+                no_config_files: true,
+                ..CliOverrides::default()
+            },
+        ),
+    };
+    Ok(Policy::load_with(&dir, &locations, &cli).map_err(|e| e.to_string()))
+}
+
+fn validate(
+    file: Option<PathBuf>,
+    format: Format,
+    policy: &PolicyArgs,
+) -> anyhow::Result<ExitCode> {
+    let result = match &file {
+        Some(f) => load_file(f)?,
+        None => policy.load().map_err(|e| format!("{e:#}")),
+    };
+    let (files, warnings, error): (Vec<String>, Vec<String>, Option<String>) = match &result {
+        Ok(p) => (
+            p.files()
+                .iter()
+                .map(|s| match s {
+                    Source::User(p) | Source::Project(p) | Source::ConfigArg(p) => {
+                        p.display().to_string()
+                    }
+                    other => other.to_string(),
+                })
+                .collect(),
+            p.warnings().to_vec(),
+            None,
+        ),
+        Err(e) => (
+            file.iter().map(|f| f.display().to_string()).collect(),
+            Vec::new(),
+            Some(e.clone()),
+        ),
+    };
+    match format {
+        Format::Json => outln!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "valid": error.is_none(), "files": files, "warnings": warnings, "error": error,
+            }))?
+        ),
+        Format::Text => {
+            if let Some(e) = &error {
+                eprintln!("riskgate: error: {e}");
+            } else if files.is_empty() {
+                outln!("no policy file here: the built-in policy applies");
+            } else {
+                for f in &files {
+                    outln!("{f}: valid");
+                }
+            }
+            for w in &warnings {
+                eprintln!("riskgate: warning: {w}");
+            }
+        }
+    }
+    Ok(if error.is_some() {
+        Code::Error
+    } else {
+        Code::Allow
+    }
+    .into())
 }
 
 /// Run `riskgate config`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
+        ConfigCommand::Validate {
+            file,
+            format,
+            policy,
+        } => validate(file, format, &policy),
         ConfigCommand::Show { format, policy } => {
             let policy = policy.load()?;
             let rows = policy.show();

@@ -7,6 +7,7 @@ use riskgate::gate::{Context, Gate};
 use riskgate::{Action, ActionKind, Assessment, Decision, Report};
 
 use crate::cmd::common::{PolicyArgs, engine_for};
+use crate::progress::{Counts, Progress};
 use serde_json::{Value, json};
 
 /// Arguments of `riskgate scan`.
@@ -26,6 +27,10 @@ pub struct Args {
     /// answered.
     #[arg(long, value_enum, value_name = "DECISION")]
     fail_on: Option<FailOn>,
+    /// No progress line and no per-line warnings on standard error (errors are still reported). The
+    /// progress line is only ever shown when standard error is a terminal.
+    #[arg(long, short)]
+    quiet: bool,
     #[command(flatten)]
     policy: PolicyArgs,
 }
@@ -128,13 +133,18 @@ fn understand(line: &str) -> Line {
 
 /// Run `riskgate scan`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let mut total_bytes = None;
     let input: Box<dyn Read> = match args.file.as_deref() {
         None | Some("-") => Box::new(std::io::stdin().lock()),
-        Some(path) => Box::new(
-            std::fs::File::open(path)
-                .map_err(|e| anyhow::anyhow!("cannot open scan input `{path}`: {e}"))?,
-        ),
+        Some(path) => {
+            let f = std::fs::File::open(path)
+                .map_err(|e| anyhow::anyhow!("cannot open scan input `{path}`: {e}"))?;
+            total_bytes = f.metadata().ok().map(|m| m.len());
+            Box::new(f)
+        }
     };
+    let mut progress = Progress::new(args.quiet, total_bytes);
+    let mut counts = Counts::default();
     let policy = args.policy.load()?;
     let engine = engine_for(&policy);
     // Batch: nobody is asked here; `ask` reports that a person would have to confirm.
@@ -156,6 +166,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             break;
         };
         line_no += 1;
+        counts.lines = line_no;
+        counts.bytes += bytes.len() as u64 + 1;
         let text = String::from_utf8_lossy(&bytes);
         let text = text.strip_suffix('\r').unwrap_or(&text);
         // A byte-order mark (a file saved by some Windows editors) is not part of the line.
@@ -175,10 +187,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 c.write_targets = targets.writes;
                 let outcome = gate.evaluate(&action, assessment, &c);
                 for w in &outcome.warnings {
-                    eprintln!("riskgate: warning: line {line_no}: {w}");
+                    progress.warn(&format!("line {line_no}: {w}"));
                 }
                 let report = Report::from_outcome(outcome);
                 worst = worst.max(report.decision);
+                counts.answered(report.decision);
                 answered(report, id, line_no, &command)?
             }
             Line::TooLong { prefix } => {
@@ -189,9 +202,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let outcome = gate.evaluate(&action, assessment, &ctx);
                 let report = Report::from_outcome(outcome);
                 worst = worst.max(report.decision);
+                counts.answered(report.decision);
                 answered(report, None, line_no, &prefix)?
             }
             Line::Invalid { id, error } => {
+                counts.invalid += 1;
                 let summary = format!("ERROR line {line_no}: {error}");
                 let mut value = json!({"line": line_no, "error": error});
                 if let (Some(id), Value::Object(map)) = (id, &mut value) {
@@ -210,8 +225,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // Each answer leaves as soon as it is known: a caller that writes a line and waits for
         // its answer (a workflow engine over a pipe) must not wait for a full buffer.
         out.flush()?;
+        progress.update(&counts);
     }
     out.flush()?;
+    progress.finish(&counts);
     let code = match (args.fail_on, worst) {
         (Some(_), Decision::Deny) => crate::exit::Code::Deny,
         (Some(FailOn::Ask), Decision::Ask) => crate::exit::Code::Ask,
