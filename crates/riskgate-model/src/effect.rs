@@ -118,6 +118,9 @@ pub enum TargetClass {
     Persistence,
     /// Logs, audit trails and shell history.
     Logs,
+    /// Backups and snapshots outside the project (`/backups/…`, `~/backups`, `/var/backups`,
+    /// `/srv/snapshots`): the copies a loss would be recovered from.
+    Backups,
     /// The project (a relative path).
     Project,
     /// Regenerable build outputs and caches (`node_modules`, `target`, `~/.cache` …).
@@ -162,6 +165,7 @@ impl TargetClass {
             TargetClass::ProjectSecret => "project_secret",
             TargetClass::Persistence => "persistence",
             TargetClass::Logs => "logs",
+            TargetClass::Backups => "backups",
             TargetClass::Project => "project",
             TargetClass::BuildOutput => "build_output",
             TargetClass::Temp => "temp",
@@ -455,6 +459,18 @@ fn has_segment(path: &str, list: &[&str]) -> bool {
     path.split('/').any(|s| list.contains(&s))
 }
 
+/// A path inside a directory of backups or snapshots (a segment `backup`, `backups`,
+/// `snapshots`, `pgbackrest`, `borg`, `restic`, `bak`, `dumps`, or one starting `backup`).
+fn is_backup_dir(path: &str) -> bool {
+    path.split('/').any(|seg| {
+        let s = seg.to_ascii_lowercase();
+        matches!(
+            s.as_str(),
+            "backup" | "backups" | "snapshots" | "pgbackrest" | "borg" | "restic" | "bak" | "dumps"
+        ) || (s.starts_with("backup") && !s.contains('.'))
+    })
+}
+
 /// The class of a path (lexical: no file system access).
 pub fn classify_path(path: &str) -> TargetClass {
     let p = path.trim_matches(['"', '\'']);
@@ -478,6 +494,9 @@ pub fn classify_path(path: &str) -> TargetClass {
         }
         if PERSISTENCE.iter().any(|d| under(rest, d)) {
             return TargetClass::Persistence;
+        }
+        if is_backup_dir(rest) {
+            return TargetClass::Backups;
         }
         if rest.starts_with(".cache")
             || rest.starts_with("Library/Caches")
@@ -510,6 +529,13 @@ pub fn classify_path(path: &str) -> TargetClass {
         }
         if LOG_DIRS.iter().any(|d| under(p, d)) {
             return TargetClass::Logs;
+        }
+        if is_backup_dir(p)
+            && !["/tmp", "/var/tmp", "/private/tmp"]
+                .iter()
+                .any(|d| under(p, d))
+        {
+            return TargetClass::Backups;
         }
         if under(p, "/boot") || under(p, "/efi") {
             return TargetClass::Boot;
@@ -623,6 +649,43 @@ pub fn classify_host(spec: &str) -> TargetClass {
     TargetClass::PublicHost
 }
 
+/// A backup copy's file name: `x.bak`, `x.bak.1`, `x.orig`, `x.old`, `x.backup`, `x.save`,
+/// `x~`, `x.bak-2026-11-24` (lowercase base name).
+pub fn is_backup_name(base: &str) -> bool {
+    if base.ends_with('~') && base.len() > 1 {
+        return true;
+    }
+    base.split('.').skip(1).any(|ext| {
+        let ext = ext.split(['-', '_']).next().unwrap_or(ext);
+        matches!(
+            ext,
+            "bak" | "orig" | "old" | "backup" | "save" | "bkp" | "prev"
+        )
+    })
+}
+
+/// `w` without the last label of each dotted name in it: a top-level domain names no
+/// environment (`acme.dev`, `shop.test`, `api.live`), a subdomain does (`app.dev.acme.io`).
+fn without_tlds(w: &str) -> String {
+    let mut out = String::with_capacity(w.len());
+    for (i, seg) in w.split(['/', ':', '@', '?', '#', '=', ',']).enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        match seg.rsplit_once('.') {
+            Some((head, tld))
+                if !head.is_empty()
+                    && !tld.is_empty()
+                    && tld.chars().all(|c| c.is_ascii_alphabetic()) =>
+            {
+                out.push_str(head);
+            }
+            _ => out.push_str(seg),
+        }
+    }
+    out
+}
+
 /// The environment named by words (resource names, flag values, profiles, contexts, URLs):
 /// production wins over staging, staging over development.
 pub fn classify_env<'a, I, S>(words: I) -> Environment
@@ -632,8 +695,8 @@ where
 {
     let mut best = Environment::Unknown;
     for w in words {
+        let w = without_tlds(w.as_ref());
         for token in w
-            .as_ref()
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|t| !t.is_empty())
         {
@@ -643,7 +706,8 @@ where
                 "prod" | "production" | "prd" | "live" | "prodn" => Environment::Prod,
                 "staging" | "stage" | "stg" | "preprod" | "uat" => Environment::Staging,
                 "dev" | "develop" | "development" | "test" | "testing" | "sandbox" | "local"
-                | "qa" | "preview" | "demo" | "scratch" | "tmp" | "temp" | "ci" => Environment::Dev,
+                | "qa" | "preview" | "demo" | "scratch" | "tmp" | "temp" | "ci" | "pr"
+                | "ephemeral" | "e2e" | "integration" => Environment::Dev,
                 _ => continue,
             };
             best = match (best, env) {
@@ -687,6 +751,10 @@ mod tests {
             ("/etc/crontab", Persistence),
             ("/etc/cron.d/job", Persistence),
             ("/boot/vmlinuz", Boot),
+            ("/backups/postgres/x.dump", Backups),
+            ("/var/backups/db", Backups),
+            ("~/backups/2026", Backups),
+            ("/tmp/backup", Temp),
             ("/dev/sda", Device),
             ("/dev/nvme0n1", Device),
             ("/dev/null", Temp),
@@ -698,7 +766,7 @@ mod tests {
             (".", Project),
             (".env", ProjectSecret),
             ("config/.env.local", ProjectSecret),
-            ("/mnt/backup", Unknown),
+            ("/mnt/backup", Backups),
             ("/etcetera", Unknown),
         ] {
             assert_eq!(classify_path(p), c, "{p}");
@@ -730,6 +798,14 @@ mod tests {
         assert_eq!(classify_env(["stg", "prod1"]), Environment::Prod);
         assert_eq!(classify_env(["my-api-staging"]), Environment::Staging);
         assert_eq!(classify_env(["products", "liveness"]), Environment::Unknown);
+        assert_eq!(classify_env(["acme-web-pr-512"]), Environment::Dev);
+        assert_eq!(classify_env(["acme.dev"]), Environment::Unknown);
+        assert_eq!(
+            classify_env(["https://app.dev.acme.io/x"]),
+            Environment::Dev
+        );
+        assert_eq!(classify_env(["backup.prod.sql"]), Environment::Prod);
+        assert_eq!(classify_env(["pr-512-prod"]), Environment::Prod);
     }
 
     #[test]

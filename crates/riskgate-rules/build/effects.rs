@@ -26,6 +26,7 @@ struct ProgramSpec {
 struct EffectsSpec {
     programs: BTreeMap<String, ProgramSpec>,
     local: Vec<String>,
+    services: Vec<String>,
     verbs: BTreeMap<String, Vec<String>>,
     verb_flags: BTreeMap<String, Vec<String>>,
     forced_flags: Vec<String>,
@@ -106,6 +107,12 @@ pub fn generate(file: &Path) -> Result<String, String> {
         out,
         "pub(crate) static LOCAL: &[&str] = {};\n",
         strs(&local)
+    );
+    let services = sorted_unique(spec.services, "services")?;
+    let _ = writeln!(
+        out,
+        "pub(crate) static SERVICES: &[&str] = {};\n",
+        strs(&services)
     );
     let mut verbs: Vec<(String, &'static str)> = Vec::new();
     for (k, words) in &spec.verbs {

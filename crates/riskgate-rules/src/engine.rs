@@ -6,17 +6,20 @@
 
 use std::collections::HashMap;
 
-use riskgate_model::effect::Effect;
+use riskgate_model::effect::{Effect, Environment};
 use riskgate_model::{ActionKind, Assessment, Finding, Location, RiskLevel, Span};
 use riskgate_shell::ParsedCommand;
 
 use crate::effects;
+use crate::envscope;
 use crate::exposure;
 use crate::heuristics;
 use crate::matcher::{self, CommandView, Hit};
+use crate::rcappend;
 use crate::rule::{Matcher, Rule, Target};
 use crate::ruleset::RuleSet;
 use crate::scoring::{self, ExecClass};
+use crate::sinks;
 
 /// At most this many resources per finding.
 const MAX_FINDING_RESOURCES: usize = 10;
@@ -243,11 +246,52 @@ impl CommandEngine {
         // One finding per rule id; resources of every hit.
         let mut by_id: HashMap<&str, usize> = HashMap::new();
         let mut out: Vec<Finding> = Vec::new();
+        // Per finding: whether every command it matched is aimed at a development resource.
+        let mut development: Vec<bool> = Vec::new();
+        // Per finding that prints secrets: the reducer every matched command's output reaches.
+        let mut reduced: Vec<Option<String>> = Vec::new();
+        // Per start-up file rule: whether every matched command appends settings only.
+        let mut settings_only: Vec<bool> = Vec::new();
+        // Per file-deletion rule: whether every matched command deletes entries of a listing
+        // of project paths.
+        let mut project_listed: Vec<bool> = Vec::new();
         for (rule, hit) in hits {
             let resources = hit_resources(rule, &hit, views);
+            let (dev, reducer, settings) = match hit {
+                Hit::Command(i) => (
+                    views
+                        .get(i)
+                        .is_some_and(|v| envscope::command_environment(v.cmd) == Environment::Dev),
+                    sinks::reducer(views, i),
+                    views
+                        .get(i)
+                        .is_some_and(|v| rcappend::appends_only_settings(v.cmd)),
+                ),
+                Hit::Raw(_) | Hit::Script(..) => (false, None, false),
+            };
+            let listed = match hit {
+                Hit::Command(i) => views
+                    .get(i)
+                    .is_some_and(|v| envscope::iterates_project_listing(v.cmd)),
+                Hit::Raw(_) | Hit::Script(..) => false,
+            };
             if let Some(&i) = by_id.get(rule.id())
                 && let Some(f) = out.get_mut(i)
             {
+                if let Some(d) = development.get_mut(i) {
+                    *d &= dev;
+                }
+                if let Some(st) = settings_only.get_mut(i) {
+                    *st &= settings;
+                }
+                if let Some(p) = project_listed.get_mut(i) {
+                    *p &= listed;
+                }
+                if let Some(r) = reduced.get_mut(i)
+                    && reducer.is_none()
+                {
+                    *r = None;
+                }
                 for r in resources {
                     if f.resources.len() < MAX_FINDING_RESOURCES && !f.resources.contains(&r) {
                         f.resources.push(r);
@@ -257,6 +301,28 @@ impl CommandEngine {
             }
             by_id.insert(rule.id(), out.len());
             out.push(rule_finding(rule, &hit, parsed, views, resources));
+            development.push(dev && envscope::is_scoped(rule.tags()));
+            reduced.push(reducer.filter(|_| sinks::prints_secrets(rule.tags())));
+            settings_only.push(settings && rule.tags().iter().any(|t| t == "shell-rc"));
+            project_listed.push(
+                listed
+                    && rule.tags().iter().any(|t| t == "filesystem")
+                    && rule.tags().iter().any(|t| t == "destructive"),
+            );
+        }
+        for (f, _) in out.iter_mut().zip(&project_listed).filter(|(_, p)| **p) {
+            envscope::cap_for_project_listing(f);
+        }
+        for (f, _) in out.iter_mut().zip(&settings_only).filter(|(_, s)| **s) {
+            rcappend::cap_for_settings(f);
+        }
+        for ((f, dev), reducer) in out.iter_mut().zip(development).zip(reduced) {
+            if dev {
+                envscope::cap_for_development(f);
+            }
+            if let Some(r) = reducer {
+                sinks::cap_for_reducer(f, &r);
+            }
         }
         out
     }

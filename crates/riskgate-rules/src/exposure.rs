@@ -66,6 +66,13 @@ const SENDERS: &[&str] = &[
     "https", "xh",
 ];
 
+/// Programs whose first positional is a filter, pattern or script, not a path
+/// (`jq '.items[].key' f`, `grep id_rsa notes.md`).
+const SCRIPT_FIRST: &[&str] = &[
+    "jq", "yq", "gojq", "jaq", "grep", "egrep", "fgrep", "rg", "ag", "ack", "sed", "awk", "gawk",
+    "mawk",
+];
+
 /// Sensitive paths a command reads: (path, kind).
 pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(Cow<'a, str>, &'static str)> {
     let cmd = view.cmd;
@@ -77,8 +84,9 @@ pub(crate) fn sensitive_reads<'a>(view: &CommandView<'a>) -> Vec<(Cow<'a, str>, 
     } else {
         None
     };
+    let script_first = SCRIPT_FIRST.contains(&program);
     for (i, p) in view.positionals.iter().enumerate() {
-        if !exposing || Some(i) == last || p.after_flag {
+        if !exposing || Some(i) == last || p.after_flag || (script_first && i == 0) {
             continue;
         }
         if let Some(k) = sensitive_kind(&p.text) {

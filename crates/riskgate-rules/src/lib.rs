@@ -31,6 +31,7 @@
 mod builtin;
 mod effects;
 mod engine;
+mod envscope;
 mod exposure;
 mod flow;
 mod heuristics;
@@ -39,16 +40,20 @@ mod loader;
 mod matcher;
 mod predicate;
 mod prefilter;
+mod rcappend;
 mod rule;
 mod ruleset;
 mod scoring;
 mod seed004;
+mod sinks;
 mod spec;
 mod testing;
 
 pub use engine::CommandEngine;
+pub use envscope::{cap_for_development, command_environment};
 pub use lint::{LintIssue, LintKind, Severity, lint};
 pub use loader::RuleLoadError;
+pub use rcappend::{appends_only_settings, cap_for_settings};
 pub use rule::{
     CommandMatch, List, Matcher, PackInfo, PatternKind, PatternMatch, Pred, Rule, RuleOrigin,
     Target, Text,

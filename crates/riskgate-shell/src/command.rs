@@ -311,6 +311,13 @@ impl Norm<'_> {
             span: p.span,
             depth: frame.depth,
             iterates: p.listing.clone(),
+            context_env: crate::model::ENV_CONTEXT_VARS
+                .iter()
+                .filter_map(|n| {
+                    let v = self.env.get(*n)?.as_ref()?;
+                    Some(((*n).to_string(), v.clone()))
+                })
+                .collect(),
         });
         if program_dynamic {
             self.signal(Signal::DynamicProgram { index: idx });

@@ -139,6 +139,41 @@ fn is_filter(c: &SimpleCommand) -> bool {
     }
 }
 
+/// The value of `$(mktemp …)` (a fresh name in the temporary directory, or in `-p DIR` /
+/// `--tmpdir=DIR`): `rm -rf "$WORK"` after `WORK=$(mktemp -d)` deletes a scratch directory.
+pub(crate) fn mktemp_value(text: &str) -> Option<String> {
+    let inner = text
+        .trim_matches('"')
+        .strip_prefix("$(")
+        .and_then(|t| t.strip_suffix(')'))
+        .or_else(|| {
+            text.trim_matches('"')
+                .strip_prefix('`')
+                .and_then(|t| t.strip_suffix('`'))
+        })?;
+    let mut words = inner.split_whitespace();
+    if words.next()?.rsplit('/').next()? != "mktemp" || inner.contains(['$', '`', ';', '|', '&']) {
+        return None;
+    }
+    let mut dir = "/tmp".to_string();
+    let mut it = words.peekable();
+    while let Some(w) = it.next() {
+        if w == "-p" || w == "--tmpdir" {
+            if let Some(d) = it.next() {
+                dir = d.trim_matches(['"', '\'']).to_string();
+            }
+        } else if let Some(d) = w.strip_prefix("--tmpdir=").or_else(|| w.strip_prefix("-p"))
+            && !d.is_empty()
+        {
+            dir = d.trim_matches(['"', '\'']).to_string();
+        }
+    }
+    if dir.is_empty() || dir.contains("..") {
+        return None;
+    }
+    Some(format!("{}/tmp.mktemp", dir.trim_end_matches('/')))
+}
+
 /// The listing among `cmds` (a pipeline or a substitution, in order), if any.
 pub(crate) fn listing_of(cmds: &[SimpleCommand], cwd: Option<&str>) -> Option<Listing> {
     let k = cmds.iter().position(is_listing)?;
@@ -160,12 +195,35 @@ pub(crate) fn listing_of(cmds: &[SimpleCommand], cwd: Option<&str>) -> Option<Li
         }
         _ => None,
     };
+    let entries = path.as_deref().map(|dir| entries_glob(c, dir));
     Some(Listing {
         program: c.program.clone(),
         command: c.canonical(),
         every: !filtered && !narrowed(c),
         path,
+        entries,
     })
+}
+
+/// The entries of a file listing of `dir` as one glob: `find DIR -name PAT` → `DIR/**/PAT`,
+/// `find DIR` → `DIR/**`, `ls DIR` → `DIR/*`.
+fn entries_glob(c: &SimpleCommand, dir: &str) -> String {
+    let dir = dir.trim_end_matches('/');
+    let dir = if dir.is_empty() { "/" } else { dir };
+    let sep = if dir.ends_with('/') { "" } else { "/" };
+    if c.program != "find" {
+        return format!("{dir}{sep}*");
+    }
+    let name = c
+        .raw_argv
+        .windows(2)
+        .find(|w| matches!(w[0].text.as_str(), "-name" | "-iname"))
+        .map(|w| w[1].text.clone())
+        .filter(|n| !n.contains('/'));
+    match name {
+        Some(n) => format!("{dir}{sep}**/{n}"),
+        None => format!("{dir}{sep}**"),
+    }
 }
 
 impl Norm<'_> {
@@ -184,6 +242,31 @@ impl Norm<'_> {
             .filter(|w| w.w.dynamic)
             .flat_map(|w| var_refs(&w.w.text))
             .find_map(|v| self.script.var_listing.get(v).cloned())
+            .or_else(|| self.listing_of_entries(argv.iter().map(|w| w.w.text.as_str())))
+    }
+
+    /// A listing whose entries glob a word is (a variable read from `find /var/log` holds
+    /// `/var/log/**`, so `rm "$f"` still runs once per entry).
+    fn listing_of_entries<'a>(&self, mut words: impl Iterator<Item = &'a str>) -> Option<Listing> {
+        words.find_map(|t| {
+            self.script
+                .var_listing
+                .values()
+                .find(|l| l.entries.as_deref() == Some(t))
+                .cloned()
+        })
+    }
+
+    /// [`Norm::listing_of_words`] over recorded words.
+    pub(crate) fn listing_of_argv(&self, argv: &[Word]) -> Option<Listing> {
+        if self.script.var_listing.is_empty() {
+            return None;
+        }
+        argv.iter()
+            .filter(|w| w.dynamic)
+            .flat_map(|w| var_refs(&w.text))
+            .find_map(|v| self.script.var_listing.get(v).cloned())
+            .or_else(|| self.listing_of_entries(argv.iter().map(|w| w.text.as_str())))
     }
 
     /// Remember a variable as holding entries of `l`.
@@ -248,7 +331,20 @@ impl Norm<'_> {
             }
         }
         let n = names.len();
+        // A single variable read from a file listing whose directory is known stands for
+        // its entries (`find /var/log -name '*.log' | while read f; do : > "$f"; done`).
+        let entries = listing
+            .as_ref()
+            .and_then(|l| l.entries.clone())
+            .filter(|_| n == 1 && text.is_none());
         for (k, name) in names.iter().enumerate() {
+            if let Some(e) = &entries {
+                self.set_var(name, Some(e.clone()));
+                if let Some(l) = &listing {
+                    self.taint_var(name, l.clone());
+                }
+                continue;
+            }
             let v = text.as_ref().map(|t| {
                 if n == 1 {
                     t.trim().to_string()

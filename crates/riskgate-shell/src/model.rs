@@ -123,7 +123,35 @@ pub struct SimpleCommand {
     /// process / resource / file").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub iterates: Option<Listing>,
+    /// Variables set earlier in the script that name the environment a command works in
+    /// (`export RAILS_ENV=test`, `DATABASE_URL=…`, `AWS_PROFILE=prod`), with their values
+    /// (see [`ENV_CONTEXT_VARS`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context_env: Vec<(String, String)>,
 }
+
+/// Variables whose value names the environment the commands after them work in.
+pub const ENV_CONTEXT_VARS: &[&str] = &[
+    "RAILS_ENV",
+    "RACK_ENV",
+    "MIX_ENV",
+    "NODE_ENV",
+    "APP_ENV",
+    "FLASK_ENV",
+    "ASPNETCORE_ENVIRONMENT",
+    "SPRING_PROFILES_ACTIVE",
+    "ENV",
+    "ENVIRONMENT",
+    "STAGE",
+    "DEPLOY_ENV",
+    "TARGET_ENV",
+    "DATABASE_URL",
+    "PGDATABASE",
+    "PGHOST",
+    "REDIS_URL",
+    "AWS_PROFILE",
+    "KUBE_CONTEXT",
+];
 
 /// The listing a command iterates over (see [`SimpleCommand::iterates`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,6 +167,11 @@ pub struct Listing {
     /// literal `cd`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
+    /// The entries of a file listing as one glob, when its directory is known
+    /// (`find /var/log -name '*.log'` → `/var/log/**/*.log`, `ls /srv` → `/srv/*`): what a
+    /// variable read from it stands for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entries: Option<String>,
 }
 
 impl SimpleCommand {

@@ -369,6 +369,7 @@ impl Norm<'_> {
                 }
             }
             "git" => self.follow_git(&cmd, base),
+            "npm" | "pnpm" => self.follow_npm_scripts(&cmd, base),
             "make" | "gmake" => self.follow_make(&cmd, stdin_text, base),
             "expect" => self.follow_expect(&cmd, stdin_text, base),
             _ => {}
@@ -492,6 +493,28 @@ impl Norm<'_> {
                 command_index: idx,
                 literal: true,
             }),
+        }
+    }
+
+    /// `npm pkg set scripts.postinstall="curl … | sh"`, `npm set-script prepare "…"`: a
+    /// package script runs on the next `npm install` / `npm run` — rated as the commands it
+    /// holds.
+    fn follow_npm_scripts(&mut self, cmd: &SimpleCommand, base: &Frame) {
+        let pos: Vec<&str> = cmd.positionals().map(|w| w.text.as_str()).collect();
+        match pos.as_slice() {
+            ["pkg", "set", rest @ ..] => {
+                for kv in rest.iter().take(MAX_DEFS) {
+                    if let Some((key, value)) = kv.split_once('=')
+                        && let Some(name) = key.strip_prefix("scripts.")
+                    {
+                        let _ = self.run_text(value, "npm package script", name, base);
+                    }
+                }
+            }
+            ["set-script", name, value, ..] => {
+                let _ = self.run_text(value, "npm package script", name, base);
+            }
+            _ => {}
         }
     }
 

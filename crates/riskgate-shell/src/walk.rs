@@ -165,7 +165,12 @@ impl Norm<'_> {
     /// The listing among the recorded commands `first..=last`.
     fn listing_range(&self, first: usize, last: usize) -> Option<crate::Listing> {
         let cmds = self.commands.get(first..=last)?;
-        crate::listing::listing_of(cmds, self.cwd.as_deref())
+        crate::listing::listing_of(cmds, self.cwd.as_deref()).or_else(|| {
+            // `echo "$pids" | xargs kill`: a producer that prints a listing-fed variable
+            cmds.iter()
+                .filter(|c| matches!(c.program.as_str(), "echo" | "printf" | "cat"))
+                .find_map(|c| self.listing_of_argv(&c.raw_argv))
+        })
     }
 
     /// Join pipeline elements: stdin of each consumer, then download/decoder analysis.
@@ -388,15 +393,16 @@ impl Norm<'_> {
                 }
                 // `for p in $(pgrep x)`, `for f in $files` (from a listing): the loop variable
                 // holds its entries.
-                if let Some(l) = self
+                let listing = self
                     .listing_since(start)
-                    .or_else(|| self.listing_of_words(&values))
-                {
+                    .or_else(|| self.listing_of_words(&values));
+                let entries = listing.as_ref().and_then(|l| l.entries.clone());
+                if let Some(l) = listing {
                     self.taint_var(&f.variable_name, l);
                 }
-                let literal = values
-                    .iter()
-                    .all(|v| !v.w.dynamic && !v.text().contains(['*', '?', '[']));
+                // Literal values and globs: a glob value stands for every file it matches
+                // (`for d in /dev/sd[b-z]; do dd of="$d"` writes every such device).
+                let literal = values.iter().all(|v| !v.w.dynamic);
                 if literal && !values.is_empty() && values.len() <= MAX_FOR_VALUES {
                     let mut r = None;
                     for v in &values {
@@ -405,7 +411,8 @@ impl Norm<'_> {
                     }
                     r
                 } else {
-                    self.set_var(&f.variable_name, None);
+                    // `for f in $(find /srv -name '*.bak')`: each entry of the listing
+                    self.set_var(&f.variable_name, entries);
                     self.walk_list(&f.body.list, frame, lvl + 1)
                 }
             }
@@ -492,7 +499,12 @@ impl Norm<'_> {
                             },
                             feed: Default::default(),
                         });
-                        self.set_var(&name, (!value.dynamic).then_some(value.text));
+                        let v = if value.dynamic {
+                            crate::listing::mktemp_value(&value.text)
+                        } else {
+                            Some(value.text)
+                        };
+                        self.set_var(&name, v);
                     } else {
                         self.expand_into(&w.value, frame, span, &mut p.argv);
                     }
@@ -508,7 +520,11 @@ impl Norm<'_> {
         let listing = self.listing_since(start);
         if p.argv.is_empty() {
             for (name, value) in &p.assignments {
-                let v = (!value.dynamic).then(|| value.text.clone());
+                let v = if value.dynamic {
+                    crate::listing::mktemp_value(&value.text)
+                } else {
+                    Some(value.text.clone())
+                };
                 self.set_var(name, v);
                 if let Some(l) = listing.clone().or_else(|| {
                     let w = XWord {

@@ -49,12 +49,31 @@ fn loops_over_listings_mark_their_body() {
     );
     let p = parse("pids=$(pgrep -f postgres)\nfor pid in $pids; do kill \"$pid\"; done");
     assert!(find(&p, "kill $pid").iterates.is_some());
+    // A file listing with a known directory: the variable stands for its entries, and the
+    // command still runs once per entry.
     let p = parse("cd /etc\nfor f in $(ls); do rm -rf \"$f\"; done");
-    let l = find(&p, "rm --recursive --force $f")
-        .iterates
-        .as_ref()
-        .expect("iterates");
+    let rm = p.commands.iter().find(|c| c.program == "rm").expect("rm");
+    assert!(rm.canonical().starts_with("rm --recursive --force /etc/*"));
+    let l = rm.iterates.as_ref().expect("iterates");
     assert_eq!(l.path.as_deref(), Some("/etc"));
+    assert_eq!(l.entries.as_deref(), Some("/etc/*"));
+    let p = parse("find /var/log -name '*.log' | while read -r f; do : > \"$f\"; done");
+    let c = p
+        .commands
+        .iter()
+        .find(|c| c.program == ":")
+        .expect("the loop body");
+    assert_eq!(
+        c.redirects.first().map(|r| r.target.text.as_str()),
+        Some("/var/log/**/*.log")
+    );
+    // A glob in a for loop stands for every file it matches.
+    let p = parse("for d in /dev/sd[b-z]; do dd if=/dev/zero of=\"$d\"; done");
+    assert!(
+        canon(&p).iter().any(|c| c.contains("of=/dev/sd[b-z]")),
+        "{:?}",
+        canon(&p)
+    );
     // Not a listing: a literal list, or a loop that does not use the entries.
     let p = parse("for d in a b; do rm -rf \"$d\"; done\nps aux | while read l; do date; done");
     assert!(

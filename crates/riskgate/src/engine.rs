@@ -122,6 +122,7 @@ impl Engine {
             let targets = Targets {
                 writes: write_targets_of(&parsed),
                 removals: removal_targets_of(&parsed),
+                settings_appends: settings_appends_of(&parsed),
             };
             let mut a = self.assess_parsed(command, &parsed);
             if let Some(scope) = scope
@@ -212,8 +213,13 @@ impl Engine {
     fn nested_findings(&self, parsed: &ParsedCommand) -> Vec<Finding> {
         let mut out = Vec::new();
         for nested in &parsed.nested {
-            let found = self.analyze_nested(nested);
             let command = parsed.commands.get(nested.command_index);
+            // SQL, Redis and Mongo sent to a development or test database are at most MEDIUM
+            // (the client's own shell escapes are rated as commands, unscoped).
+            let development = command.is_some_and(|c| {
+                riskgate_rules::command_environment(c) == riskgate_model::effect::Environment::Dev
+            });
+            let found = self.analyze_nested(nested, development);
             for mut f in found {
                 f.span = command.map(|c| c.span);
                 f.location = Some(Location {
@@ -228,7 +234,15 @@ impl Engine {
         out
     }
 
-    fn analyze_nested(&self, nested: &NestedInput) -> Vec<Finding> {
+    fn analyze_nested(&self, nested: &NestedInput, development: bool) -> Vec<Finding> {
+        let scoped = |mut found: Vec<Finding>| {
+            if development {
+                found
+                    .iter_mut()
+                    .for_each(riskgate_rules::cap_for_development);
+            }
+            found
+        };
         let code = |language| {
             self.code()
                 .assess(&CodeAction::new(nested.text.clone(), Some(language)))
@@ -242,7 +256,7 @@ impl Engine {
                     "sqlite3" | "sqlite" => Dialect::Sqlite,
                     _ => Dialect::Generic,
                 };
-                let mut found = sql_findings(&nested.text, dialect, &self.sql);
+                let mut found = scoped(sql_findings(&nested.text, dialect, &self.sql));
                 // `\\! CMD`, `.shell CMD`: the client runs a shell command
                 for cmd in riskgate_analyzers::sql::shell_escapes(&nested.text) {
                     found.extend(self.assess_command(&cmd).findings);
@@ -254,8 +268,8 @@ impl Engine {
             NestedLanguage::Perl => code(Language::Perl),
             NestedLanguage::Ruby => code(Language::Ruby),
             NestedLanguage::Php => code(Language::Php),
-            NestedLanguage::Redis => redis_findings(&nested.text, &self.sql),
-            NestedLanguage::Mongo => mongo_findings(&nested.text, &self.sql),
+            NestedLanguage::Redis => scoped(redis_findings(&nested.text, &self.sql)),
+            NestedLanguage::Mongo => scoped(mongo_findings(&nested.text, &self.sql)),
         }
     }
 }
@@ -269,6 +283,9 @@ pub struct Targets {
     /// Files deleted or moved away: the operands of `rm`, `rmdir`, `unlink`, `shred`, `srm`,
     /// the sources of `mv`.
     pub removals: Vec<String>,
+    /// Files (among `writes`) that only get settings appended (`echo 'alias k=kubectl' >>
+    /// ~/.bashrc`): a start-up file changed this way is MEDIUM, not HIGH.
+    pub settings_appends: Vec<String>,
 }
 
 /// Run `f`; a panic becomes [`internal_error`]. The panic's message is not shown (it may quote
@@ -308,10 +325,34 @@ fn removal_targets_of(parsed: &ParsedCommand) -> Vec<String> {
     out
 }
 
+/// The files `parsed` only appends settings to, when every write to them does (see
+/// [`Targets::settings_appends`]).
+fn settings_appends_of(parsed: &ParsedCommand) -> Vec<String> {
+    let mut settings: Vec<String> = Vec::new();
+    let mut other: Vec<String> = Vec::new();
+    for c in &parsed.commands {
+        let only = riskgate_rules::appends_only_settings(c);
+        for t in writes_of(std::slice::from_ref(c)) {
+            if only {
+                settings.push(t)
+            } else {
+                other.push(t)
+            }
+        }
+    }
+    settings.retain(|t| !other.contains(t));
+    settings.dedup();
+    settings
+}
+
 /// The files `parsed` writes (see [`Engine::write_targets`]).
 fn write_targets_of(parsed: &ParsedCommand) -> Vec<String> {
+    writes_of(&parsed.commands)
+}
+
+fn writes_of(commands: &[riskgate_shell::SimpleCommand]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for c in &parsed.commands {
+    for c in commands {
         for r in &c.redirects {
             if matches!(
                 r.op.as_str(),

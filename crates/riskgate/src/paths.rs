@@ -13,12 +13,13 @@
 //! | other `.git/` internals | `path.git-internals` | HIGH |
 //! | a project policy file `.riskgate.*` | `path.riskgate-policy` | HIGH |
 //! | an agent's settings or hooks file (`.claude/settings*.json`, `.gemini/settings.json`, `.codex/`, `.cursor/hooks.json`, `.github/hooks/`) | `path.agent-config` | HIGH |
-//! | `.env` files (not `.env.example`) | `path.env-file` | HIGH |
-//! | CI configuration (`.github/workflows/`, `.gitlab-ci.yml` …) | `path.ci-config` | HIGH |
+//! | `.env` files (not `.env.example`): deleting / writing | `path.env-file` | HIGH / MEDIUM |
+//! | CI configuration (`.github/workflows/`, `.gitlab-ci.yml` …) | `path.ci-config` | MEDIUM |
 //! | credentials (`~/.ssh`, `~/.aws`, `~/.kube`, `.netrc` …) | `path.credentials` | HIGH |
 //! | shell start-up files, autostart, cron (persistence) | `path.persistence` | HIGH |
 //! | system directories (`/etc`, `/usr`, `/var` …) | `path.system` | HIGH |
-//! | anywhere else outside the project (temporary directories excepted) | `path.outside-project` | HIGH |
+//! | anywhere else outside the project (temporary directories excepted) | `path.outside-project` | MEDIUM |
+//! | a backup copy (`nginx.conf.bak`, `x.orig`, `x~`) outside the project | none of credentials, persistence, system, outside-project | |
 //! | dependency manifests (`package.json`, `Cargo.toml` …) | `path.dependency-manifest` | MEDIUM |
 //! | lockfiles | `path.lockfile` | MEDIUM |
 //! | deleting any other file | `path.delete` | LOW |
@@ -229,6 +230,8 @@ const LOCKFILES: &[&str] = &[
     "deno.lock",
 ];
 
+use riskgate_model::effect::is_backup_name;
+
 /// Whether `p` is a dependency manifest.
 pub fn is_manifest(p: &Path) -> bool {
     let b = base(p);
@@ -372,10 +375,16 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
         );
     }
     if is_env_file(&abs) {
+        // Deleting one loses secrets that are in no repository; writing one is how a project
+        // is set up (`cp .env.example .env`), a change to review, not a loss.
+        let (level, score) = match op {
+            WriteOp::Delete => (RiskLevel::High, 65),
+            WriteOp::Write | WriteOp::Edit => (RiskLevel::Medium, 50),
+        };
         push(
             "path.env-file",
-            RiskLevel::High,
-            65,
+            level,
+            score,
             format!("{verb} an environment file ({rel_or_abs}): secrets and deployment settings"),
         );
     }
@@ -384,13 +393,20 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
     {
         push(
             "path.ci-config",
-            RiskLevel::High,
-            65,
-            format!("{verb} CI/CD configuration ({r}): runs with the pipeline's secrets"),
+            RiskLevel::Medium,
+            50,
+            format!(
+                "{verb} CI/CD configuration ({r}): runs with the pipeline's secrets; review what it will run"
+            ),
         );
     }
-    if rel.is_none() {
+    // A copy made beside a file under a backup name (`nginx.conf.bak`, `.bashrc.orig`,
+    // `x~`) is read by nothing that reads the original: only what protects the gate and the
+    // logins above applies to it.
+    let backup = op == WriteOp::Write && is_backup_name(&b);
+    if rel.is_none() && !backup {
         let in_temp = project.temp.iter().any(|t| abs.starts_with(t));
+        let in_home = project.home.as_ref().is_some_and(|h| abs.starts_with(h));
         if project.in_home(&abs, &CREDENTIALS) {
             push(
                 "path.credentials",
@@ -410,6 +426,7 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
                 format!("{verb} a start-up file ({shown}): code there runs at every login"),
             );
         } else if !critical_system
+            && !in_home
             && riskgate_model::effect::SYSTEM_DIRS
                 .iter()
                 .filter(|d| !matches!(**d, "/home" | "/Users"))
@@ -425,8 +442,8 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
         } else if !in_temp && !critical_system && !agent_cfg {
             push(
                 "path.outside-project",
-                RiskLevel::High,
-                65,
+                RiskLevel::Medium,
+                50,
                 format!("{verb} a file outside the project ({shown})"),
             );
         }
@@ -530,6 +547,11 @@ mod tests {
         assert_eq!(w(".git/hooks/pre-commit"), ["path.git-hooks"]);
         assert_eq!(w(".git/config"), ["path.git-internals"]);
         assert_eq!(w(".github/workflows/ci.yml"), ["path.ci-config"]);
+        assert!(w("/etc/nginx/nginx.conf.bak").is_empty());
+        assert!(w("/etc/nginx/nginx.conf.bak.1").is_empty());
+        assert_eq!(w("/etc/nginx/nginx.conf"), ["path.system"]);
+        assert_eq!(w("/etc/passwd.bak"), Vec::<String>::new());
+        assert_eq!(w("/etc/sudoers.d/x.bak"), ["path.system-critical"]);
         assert_eq!(w("package.json"), ["path.dependency-manifest"]);
         assert_eq!(w("Cargo.lock"), ["path.lockfile"]);
         assert_eq!(w(".claude/settings.json"), ["path.agent-config"]);

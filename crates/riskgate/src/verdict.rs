@@ -145,11 +145,14 @@ pub fn prepare(engine: &Engine, scope: &Scope, action: &Action, dir: Option<&str
 pub(crate) fn target_findings(project: &Project, targets: &crate::Targets) -> Vec<Finding> {
     let mut extra: Vec<Finding> = Vec::new();
     for t in &targets.writes {
-        extra.extend(paths::write_findings(
-            project,
-            t,
-            riskgate_model::WriteOp::Write,
-        ));
+        let mut found = paths::write_findings(project, t, riskgate_model::WriteOp::Write);
+        if targets.settings_appends.contains(t) {
+            found
+                .iter_mut()
+                .filter(|f| f.rule_id == "path.persistence")
+                .for_each(riskgate_rules::cap_for_settings);
+        }
+        extra.extend(found);
     }
     for t in &targets.removals {
         extra.extend(paths::removal_findings(project, t));

@@ -49,7 +49,10 @@ pub(crate) fn command_effects(v: &CommandView<'_>) -> Vec<Found> {
     let program = v.cmd.program.as_str();
     if let Some(p) = table::program(program) {
         described_effects(v, p, &mut out);
-    } else if !special_effects(v, &mut out) && !http_effects(v, &mut out) && is_unknown(program) {
+    } else if !special_effects(v, &mut out)
+        && !http_effects(v, &mut out)
+        && (is_unknown(program) || table::is_service_cli(program))
+    {
         generic_effects(v, &mut out);
     }
     for f in &mut out {
@@ -186,6 +189,15 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
         }
     };
     for (text, k) in chosen.into_iter().take(16) {
+        // A copy under a backup name (`cp nginx.conf nginx.conf.bak`) makes a backup; at
+        // worst it replaces an older one.
+        let base = text.rsplit('/').next().unwrap_or(text).to_ascii_lowercase();
+        if k == EffectKind::Overwrite
+            && p.targets == TargetArgs::Last
+            && riskgate_model::effect::is_backup_name(&base)
+        {
+            continue;
+        }
         let e = file_scope(v, Effect::new(0, k, path_target(text)), text);
         // For permissions the weight says how: the mode loosens access, or the owner changes.
         let weight = match (k, v.cmd.program.as_str()) {
@@ -238,6 +250,76 @@ const DAEMONS: &[&str] = &[
     "java",
 ];
 
+/// What SIGKILL adds to stopping a system daemon (no chance to flush: a database may need
+/// recovery): `kill -9` of one is HIGH, a `systemctl stop` stays MEDIUM.
+pub(crate) const SIGKILL_DAEMON: u32 = 25;
+
+/// Well-known ports and the daemons that listen on them.
+const PORTS: &[(&str, &str)] = &[
+    ("22", "sshd"),
+    ("25", "smtp"),
+    ("53", "named"),
+    ("3306", "mysqld"),
+    ("5432", "postgres"),
+    ("6379", "redis-server"),
+    ("9200", "elasticsearch"),
+    ("2379", "etcd"),
+    ("27017", "mongod"),
+    ("5672", "rabbitmq-server"),
+    ("9092", "kafka"),
+    ("2181", "zookeeper"),
+    ("10250", "kubelet"),
+];
+
+/// The daemon a process-id substitution names: `$(pidof NAME)`, `$(pgrep [-f|-x] PAT)`,
+/// `$(cat /run/NAME.pid)`, `$(lsof -t -i :PORT)`, `$(fuser PORT/tcp)` (the first daemon it
+/// names, lowercased; `None` when it names none).
+fn process_named_by(word: &str) -> Option<String> {
+    let inner = word
+        .strip_prefix("$(")
+        .and_then(|w| w.strip_suffix(')'))
+        .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')))?;
+    if inner.len() > 256 {
+        return None;
+    }
+    let words: Vec<&str> = inner
+        .split_whitespace()
+        .map(|w| w.trim_matches(['"', '\'']))
+        .collect();
+    let program = words.first()?.rsplit('/').next()?;
+    let args = words.get(1..).unwrap_or(&[]);
+    let known = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        (DAEMONS.contains(&n.as_str()) || SECURITY_UNITS.contains(&n.as_str())).then_some(n)
+    };
+    match program {
+        "pidof" | "pgrep" => args
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .flat_map(|a| a.split('|'))
+            .map(|a| a.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
+            .find_map(known),
+        "cat" | "head" | "<" => args.iter().find_map(|a| {
+            let base = a.rsplit('/').next()?;
+            known(base.strip_suffix(".pid")?)
+        }),
+        "lsof" | "fuser" => args.iter().find_map(|a| {
+            let port = a
+                .rsplit(':')
+                .next()
+                .unwrap_or(a)
+                .split('/')
+                .next()
+                .unwrap_or(a);
+            PORTS
+                .iter()
+                .find(|(p, _)| *p == port)
+                .map(|(_, d)| d.to_string())
+        }),
+        _ => None,
+    }
+}
+
 /// Services whose stop or removal weakens security.
 const SECURITY_UNITS: &[&str] = &[
     "firewalld",
@@ -271,6 +353,39 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         environment: None,
     };
     match v.cmd.program.as_str() {
+        // `find ROOT … -delete`: every file under ROOT the tests select (`-name N`)
+        "find" if v.cmd.raw_argv.iter().any(|w| w.text == "-delete") => {
+            let raw: Vec<&str> = v
+                .cmd
+                .raw_argv
+                .iter()
+                .skip(1)
+                .map(|w| w.text.as_str())
+                .collect();
+            let roots: Vec<&str> = raw
+                .iter()
+                .take_while(|w| !w.starts_with('-') && !matches!(**w, "(" | "!"))
+                .copied()
+                .collect();
+            let name = raw
+                .windows(2)
+                .find(|w| matches!(w[0], "-name" | "-iname"))
+                .map(|w| w[1])
+                .filter(|n| !n.contains('/'));
+            let roots = if roots.is_empty() { vec!["."] } else { roots };
+            for root in roots.into_iter().take(8) {
+                let root = root.trim_end_matches('/');
+                let text = match name {
+                    Some(n) => format!("{root}/**/{n}"),
+                    None => format!("{root}/**"),
+                };
+                let e = Effect::new(0, EffectKind::Delete, path_target(&text))
+                    .with_scope(Scope::Recursive)
+                    .with_scope(Scope::Bulk);
+                out.push(found(e));
+            }
+            true
+        }
         "dd" => {
             for a in &v.cmd.args {
                 if let Some(t) = a.text.strip_prefix("of=") {
@@ -280,8 +395,49 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             true
         }
         "kill" => {
+            let sigkill = v.flags.iter().any(|f| {
+                matches!(
+                    *f,
+                    "-9" | "-KILL"
+                        | "-SIGKILL"
+                        | "-s=KILL"
+                        | "-s=9"
+                        | "--signal=KILL"
+                        | "--signal=9"
+                        | "--signal=SIGKILL"
+                )
+            });
             for p in &v.positionals {
                 let t: &str = &p.text;
+                // `kill $(pidof sshd)`, `kill $(cat /run/auditd.pid)`, `kill $(lsof -t -i
+                // :5432)`: the process the substitution names.
+                if let Some(name) = process_named_by(t) {
+                    let security = SECURITY_UNITS.contains(&name.as_str());
+                    let daemon = security || DAEMONS.contains(&name.as_str());
+                    if daemon {
+                        let kind = if security {
+                            EffectKind::Security
+                        } else {
+                            EffectKind::Stop
+                        };
+                        let t = Target {
+                            class: if security {
+                                TargetClass::Machine
+                            } else {
+                                TargetClass::SystemDaemon
+                            },
+                            text: name,
+                            environment: None,
+                        };
+                        // SIGKILL gives a daemon no chance to flush its data
+                        out.push(Found {
+                            effect: Effect::new(0, kind, t),
+                            weight: if sigkill { SIGKILL_DAEMON } else { 0 },
+                            guessed: false,
+                        });
+                    }
+                    continue;
+                }
                 let class = match t {
                     "-1" | "-0" => TargetClass::AllProcesses,
                     "1" => TargetClass::SystemDaemon,
@@ -439,11 +595,25 @@ fn scope_flags(v: &CommandView<'_>, mut e: Effect) -> Effect {
 }
 
 /// Intent read from the subcommand words and flags of a program nobody described.
+/// CLIs that act on a test-mode account unless a flag says live.
+const TEST_MODE: &[(&str, &[&str])] = &[("stripe", &["--live"])];
+
 fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     let mut best: Option<(EffectKind, usize)> = None;
     let mut noun = false;
     // A verb that says "all" (`deleteall`, `flushall`, `purge_all`) is bulk.
     let mut says_all = false;
+    // `apps:destroy shop --force` (dokku over ssh): the program name is the subcommand
+    if v.cmd.program.contains(':') {
+        for part in parts(&v.cmd.program) {
+            if let Some(k) = table::verb(&part)
+                && best.is_none_or(|(b, _)| strength(k) > strength(b))
+            {
+                best = Some((k, usize::MAX - 1));
+            }
+            noun |= table::is_resource_noun(&part);
+        }
+    }
     let zone: Vec<(usize, &str)> = v
         .positionals
         .iter()
@@ -480,6 +650,13 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
             .find(|p| !p.after_flag)
             .map(|p| p.text.to_string());
     }
+    // `kcadm.sh delete realms/acme`: a REST-style target names its kind first
+    if let Some(t) = &target_text
+        && let Some((kind, _)) = t.split_once('/')
+        && table::is_resource_noun(&kind.to_ascii_lowercase())
+    {
+        noun = true;
+    }
     for a in v.cmd.raw_argv.iter().skip(1) {
         if let Some(k) = table::verb_flag(&a.text)
             && best.is_none_or(|(b, _)| strength(k) > strength(b))
@@ -499,7 +676,14 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
                 .map(|p| p.text.to_string())
         })
         .unwrap_or_else(|| v.cmd.program.clone());
-    let environment = classify_env(env_words(v));
+    let mut environment = classify_env(env_words(v));
+    // a CLI that works in test mode unless told otherwise (`stripe … --live`)
+    if let Some((_, live)) = TEST_MODE.iter().find(|(p, _)| *p == v.cmd.program)
+        && environment == Environment::Unknown
+        && !live.iter().any(|f| v.has_flag(f))
+    {
+        environment = Environment::Dev;
+    }
     let t = Target {
         class: TargetClass::CloudResource,
         text,
@@ -514,6 +698,77 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         weight: if noun { 8 } else { 0 },
         guessed: true,
     });
+}
+
+/// The path of a URL, without host, query or fragment (`https://h/a/b?q` → `a/b`).
+fn url_path(url: &str) -> &str {
+    let rest = url.split_once("://").map(|(_, r)| r).unwrap_or(url);
+    let path = rest.split_once('/').map(|(_, p)| p).unwrap_or("");
+    path.split(['?', '#']).next().unwrap_or("")
+}
+
+/// A path whose last segments switch something off: `deactivate`, `disable`, `suspend`,
+/// `off`, `lock`, mute its monitoring (`downtime`, `silences`, `mute_all`), or give it away
+/// (`repos/x/transfer`).
+fn switches_off(path: &str) -> bool {
+    path.split('/').rev().take(2).flat_map(parts).any(|p| {
+        matches!(
+            p.as_str(),
+            "deactivate"
+                | "disable"
+                | "suspend"
+                | "off"
+                | "lock"
+                | "downtime"
+                | "silences"
+                | "silence"
+                | "mute"
+                | "transfer"
+        )
+    })
+}
+
+/// A GraphQL request (`…/graphql`) whose body is a mutation named for a delete
+/// (`mutation { alertsPolicyDelete(…) }`, `deleteRepository`).
+fn graphql_mutation_deletes(v: &CommandView<'_>, path: &str) -> bool {
+    if !path.to_ascii_lowercase().ends_with("graphql") {
+        return false;
+    }
+    v.cmd.args.iter().any(|a| {
+        let t = a.text.as_str();
+        let Some(at) = t.find("mutation") else {
+            return false;
+        };
+        t.get(at..)
+            .unwrap_or("")
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .take(64)
+            .any(|w| {
+                parts(w)
+                    .iter()
+                    .any(|p| table::verb(p) == Some(EffectKind::Delete))
+            })
+    })
+}
+
+/// A path that moves money: payouts, transfers, refunds, charges, withdrawals.
+fn moves_money(path: &str) -> bool {
+    path.split('/').any(|seg| {
+        matches!(
+            seg.to_ascii_lowercase().as_str(),
+            "payouts"
+                | "payout"
+                | "transfers"
+                | "transfer"
+                | "refunds"
+                | "refund"
+                | "charges"
+                | "withdrawals"
+                | "withdraw"
+                | "disbursements"
+                | "payments"
+        )
+    })
 }
 
 fn is_method(w: &str) -> Option<String> {
@@ -573,11 +828,26 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                         "GET".into()
                     }
                 });
-            let url = v.cmd.flag_value("--url").map(str::to_string).or_else(|| {
-                pos.iter()
-                    .find(|w| looks_like_url(w))
-                    .map(|w| w.to_string())
-            });
+            // A URL with a scheme is the URL wherever it stands: a boolean option that riskgate
+            // does not know (`-g`, `-k`) must not hide it as that option's value.
+            let schemed = v
+                .positionals
+                .iter()
+                .map(|p| p.text.as_ref())
+                .find(|w: &&str| {
+                    let l = w.to_ascii_lowercase();
+                    l.starts_with("http://") || l.starts_with("https://")
+                });
+            let url = v
+                .cmd
+                .flag_value("--url")
+                .or(schemed)
+                .map(str::to_string)
+                .or_else(|| {
+                    pos.iter()
+                        .find(|w| looks_like_url(w))
+                        .map(|w| w.to_string())
+                });
             (m, url)
         }
         "wget" => {
@@ -651,39 +921,49 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             }
             return true;
         }
-        _ => return false,
+        // `stripe post /v1/payouts …`, `foo-cli delete /v2/tenants/acme`: a service CLI that
+        // passes HTTP calls through, its host the service's own.
+        _ => match (pos.first().and_then(|m| is_method(m)), pos.get(1)) {
+            (Some(m), Some(path)) if path.starts_with('/') && is_unknown(program) => {
+                (m, Some(format!("https://{program}.api{path}")))
+            }
+            _ => return false,
+        },
     };
     let Some(url) = url else {
         return true;
     };
     let class = classify_host(&url);
-    let path_kind = url
-        .split_once("://")
-        .map(|(_, r)| r)
-        .unwrap_or(&url)
-        .split_once('/')
-        .map(|(_, p)| p)
-        .unwrap_or("")
-        .split(['?', '#'])
-        .next()
-        .map(|p| {
-            p.split('/')
-                .flat_map(parts)
-                .filter_map(|w| table::verb(&w))
-                .filter(|k| *k == EffectKind::Delete)
-                .max_by_key(|k| strength(*k))
-        })
-        .unwrap_or(None);
+    // `POST /zones/Z/purge_cache`, `/_cache/clear`: a cache is regenerable, not a delete
+    let cache = url_path(&url)
+        .split('/')
+        .flat_map(parts)
+        .any(|w| w == "cache" || w == "caches");
+    let path_kind = url_path(&url)
+        .split('/')
+        .flat_map(parts)
+        .filter_map(|w| table::verb(&w))
+        .filter(|k| *k == EffectKind::Delete && !cache)
+        .max_by_key(|k| strength(*k));
+    let path = url_path(&url);
+    // A state-changing request to a destructive path (`POST /purge_cache`, `POST
+    // /indexes/x/clear`, `POST …/delete?query=…`, `PUT /admin/reset-all`) deletes, whatever
+    // its method says.
+    let mutation = method == "POST" && graphql_mutation_deletes(v, path);
     let kind = match method.as_str() {
         "DELETE" => EffectKind::Delete,
+        "POST" | "PUT" | "PATCH" if path_kind.is_some() || mutation => EffectKind::Delete,
+        // `POST …/lifecycle/deactivate`, `…/environments/production/off`, `POST
+        // /api/v1/downtime`: switching a service, an account or its monitoring off
+        "POST" if switches_off(path) => EffectKind::Modify,
         "PUT" | "PATCH" => EffectKind::Modify,
         "POST" => EffectKind::Send,
         _ => EffectKind::Read,
     };
-    // A POST to a destructive path (`/purge_cache`, `/bulk-delete`) weighs more; what it
-    // destroys is in the body, so only a body that says "everything" makes it bulk.
-    let weight = if kind == EffectKind::Send && path_kind.is_some() {
-        25
+    // A POST that moves money (`/v1/payouts`, `/transfers`, `/refunds`) weighs more: with a
+    // live key or a production host it is HIGH.
+    let weight = if kind == EffectKind::Send && moves_money(path) {
+        20
     } else {
         0
     };

@@ -9,7 +9,7 @@ mod infer;
 mod score;
 mod table;
 
-use riskgate_model::effect::Effect;
+use riskgate_model::effect::{Effect, Environment, classify_env};
 use riskgate_model::{Finding, RiskLevel};
 
 use crate::matcher::CommandView;
@@ -38,6 +38,18 @@ pub(crate) fn effects(views: &[CommandView<'_>], known: &[usize]) -> Vec<(Effect
                 0
             } else {
                 score::score(&f.effect, f.weight)
+            };
+            // Run on a production host (`ssh root@web1.prod.acme.net 'systemctl stop nginx'`):
+            // what it does to that machine, it does to production.
+            let s = match &v.cmd.remote {
+                Some(host)
+                    if s > 0
+                        && classify_env([host.as_str()]) == Environment::Prod
+                        && f.effect.target.environment.is_none() =>
+                {
+                    (s + score::REMOTE_PRODUCTION).min(score::EFFECT_CAP)
+                }
+                _ => s,
             };
             out.push((f.effect, s));
         }

@@ -26,7 +26,7 @@ fn base(kind: EffectKind, class: TargetClass, weight: u32) -> u32 {
         K::Delete => match class {
             C::Root => 80,
             C::Boot | C::Device | C::Home => 78,
-            C::System | C::Credentials => 70,
+            C::System | C::Credentials | C::Backups => 70,
             C::Persistence | C::Logs => 66,
             C::PublicHost | C::IpLiteral => 66,
             C::ProjectSecret => 45,
@@ -47,7 +47,8 @@ fn base(kind: EffectKind, class: TargetClass, weight: u32) -> u32 {
             C::CloudResource | C::ClusterResource => 50,
             C::System => 40,
             C::PublicHost | C::IpLiteral | C::PrivateHost => 55,
-            C::UserData => 25,
+            // writing into a backup directory is how backups are made
+            C::UserData | C::Backups => 25,
             C::Unknown => 20,
             C::ProjectSecret => 20,
             _ => 0,
@@ -128,6 +129,9 @@ pub(crate) fn score(e: &Effect, weight: u32) -> u32 {
             _ => {}
         }
     }
+    if e.kind == EffectKind::Stop && class == TargetClass::SystemDaemon {
+        s += weight;
+    }
     if e.kind == EffectKind::Send && class.is_remote_host() {
         s += weight;
         if e.has(Scope::Bulk) {
@@ -161,6 +165,9 @@ pub(crate) fn score(e: &Effect, weight: u32) -> u32 {
     s.min(EFFECT_CAP)
 }
 
+/// What running on a production host adds to an effect on that machine.
+pub(crate) const REMOTE_PRODUCTION: u32 = 25;
+
 /// Words for a finding's description: "deletes", "a system file".
 pub(crate) fn describe(e: &Effect) -> String {
     use TargetClass as C;
@@ -191,6 +198,7 @@ pub(crate) fn describe(e: &Effect) -> String {
         C::ProjectSecret => "a secret file of the project",
         C::Persistence => "a start-up file (shell rc, cron, services)",
         C::Logs => "logs or audit trails",
+        C::Backups => "backups or snapshots",
         C::Project => "project files",
         C::BuildOutput => "regenerable build output",
         C::Temp => "temporary files",

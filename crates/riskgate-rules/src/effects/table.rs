@@ -43,6 +43,12 @@ pub(crate) fn is_local(program: &str) -> bool {
     LOCAL.binary_search(&program).is_ok()
 }
 
+/// Whether `program` is a service CLI whose subcommands act on remote resources: known to the
+/// executable table, but read like an unknown program when no rule knows the command.
+pub(crate) fn is_service_cli(program: &str) -> bool {
+    SERVICES.binary_search(&program).is_ok()
+}
+
 /// The effect a subcommand word (or a part of one) states.
 pub(crate) fn verb(word: &str) -> Option<EffectKind> {
     VERBS

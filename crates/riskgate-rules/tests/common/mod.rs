@@ -34,6 +34,7 @@ pub fn sc(program: &str, args: &[&str]) -> SimpleCommand {
         span: Span::new(0, text.len()),
         depth: 0,
         iterates: None,
+        context_env: Vec::new(),
     }
 }
 

@@ -1,0 +1,257 @@
+//! Environment scope of a rule's match: a data or infrastructure rule that fires on a command
+//! aimed only at a development or test resource (`dropdb app_test`, `redis-cli -h localhost
+//! FLUSHDB`, `docker compose -f docker-compose.test.yml down -v`, `sqlite3 :memory: …`) is
+//! capped at MEDIUM, as the effect model caps development resources.
+//!
+//! The environment is read from the words that name resources — positional names, option
+//! values, URLs and hosts — with [`classify_env`] (production wins over staging, staging over
+//! development) and loopback hosts counting as development. Words with whitespace are payloads
+//! (SQL, scripts, messages), not names: a comment saying `-- test` in the SQL of
+//! `psql prod -c "DROP TABLE users; -- test"` does not make it a test database.
+//!
+//! Only rules about data and infrastructure are scoped (tags in [`SCOPED`]); a rule about the
+//! host itself, credentials, code execution or security controls is never lowered by a name.
+
+use riskgate_model::effect::{Environment, TargetClass, classify_env, classify_host};
+use riskgate_model::{Finding, RiskLevel};
+use riskgate_shell::SimpleCommand;
+
+/// A rule with one of these tags is about a data store or infrastructure resource.
+const SCOPED: &[&str] = &[
+    "database",
+    "postgres",
+    "redis",
+    "sql",
+    "kubernetes",
+    "cloud",
+    "iac",
+    "terraform",
+    "pulumi",
+    "containers",
+    "docker",
+    "storage",
+    "s3",
+    "deployment",
+];
+
+/// A rule with one of these tags is never lowered by the environment.
+const UNSCOPED: &[&str] = &[
+    "credentials",
+    "secrets",
+    "secret-exposure",
+    "data-exposure",
+    "exposure",
+    "exfiltration",
+    "remote-code",
+    "remote-execution",
+    "download",
+    "supply-chain",
+    "persistence",
+    "privilege",
+    "privilege-escalation",
+    "firewall",
+    "security",
+    "safety-off",
+    "system",
+    "boot",
+    "disk",
+    "kernel",
+    "iam",
+    "access",
+    "tampering",
+    "anti-forensics",
+    "defense-evasion",
+    "lockout",
+];
+
+/// The score a capped finding keeps at most: MEDIUM with room for the other findings' bump
+/// (at most 10 points), so the whole stays MEDIUM.
+pub(crate) const CAPPED_SCORE: u8 = 50;
+
+/// Whether a rule with `tags` is lowered on a development resource.
+pub(crate) fn is_scoped(tags: &[impl AsRef<str>]) -> bool {
+    tags.iter().any(|t| SCOPED.contains(&t.as_ref()))
+        && !tags.iter().any(|t| UNSCOPED.contains(&t.as_ref()))
+}
+
+/// The environment `cmd` is aimed at, from the words that name resources.
+pub fn command_environment(cmd: &SimpleCommand) -> Environment {
+    let names = cmd
+        .args
+        .iter()
+        .chain(cmd.assignments.iter().map(|(_, w)| w))
+        // payloads (whitespace) and files named by absolute paths (`-f /tmp/cleanup.sql`) name
+        // no environment; a variable's name may (`"$PROD_DATABASE_URL"`)
+        .filter(|w| !w.text.chars().any(char::is_whitespace) && !w.text.starts_with(['/', '~']))
+        .map(|w| w.text.as_str())
+        // `export RAILS_ENV=test` earlier in the script
+        .chain(cmd.context_env.iter().map(|(_, v)| v.as_str()));
+    let mut loopback = false;
+    let mut everything = false;
+    let mut named = Vec::new();
+    for w in names {
+        // an option's name is not a name (`--skip-preview`); its value is (`--context=prod`)
+        if w.starts_with('-') && !w.contains('=') {
+            continue;
+        }
+        let value = w.split_once('=').map_or(w, |(_, v)| v);
+        let upper = value.to_ascii_uppercase();
+        if value.contains('*') || value.ends_with("_all") || upper == "FLUSHALL" {
+            everything = true;
+        }
+        if value == ":memory:" {
+            loopback = true;
+            continue;
+        }
+        let hostlike = value.contains("://")
+            || matches!(
+                riskgate_model::effect::host_of(value),
+                "localhost" | "127.0.0.1" | "::1"
+            );
+        if hostlike && classify_host(value) == TargetClass::Loopback {
+            loopback = true;
+        }
+        // a throwaway name (`kubectl run tmp …`, `--name scratch`) says nothing about where
+        // the command's data lives
+        if matches!(
+            value.to_ascii_lowercase().as_str(),
+            "tmp" | "temp" | "scratch"
+        ) {
+            continue;
+        }
+        named.push(w);
+    }
+    // A service on this machine is a development one for a named resource; wiping all of
+    // it (`DELETE localhost:9200/_all`, `logs-*`, FLUSHALL) is not presumed harmless.
+    match classify_env(named) {
+        Environment::Unknown if loopback && !everything => Environment::Dev,
+        env => env,
+    }
+}
+
+/// Whether `cmd` runs once per entry of a file listing of project paths (`ls -dt previews/*/
+/// | tail -n +6 | xargs rm -rf`, `find . -name '*.pyc' | xargs rm`): a relative directory
+/// with no `..`, or the working directory.
+pub(crate) fn iterates_project_listing(cmd: &SimpleCommand) -> bool {
+    let Some(l) = &cmd.iterates else {
+        return false;
+    };
+    if !matches!(l.program.as_str(), "ls" | "find" | "fd" | "git") {
+        return false;
+    }
+    let first = l
+        .command
+        .split_whitespace()
+        .skip(1)
+        .find(|w| !w.starts_with('-'));
+    match (l.program.as_str(), first) {
+        // `git ls-files …`, `git diff --name-only`: project paths by construction
+        ("git", Some(sub)) => matches!(sub, "ls-files" | "diff"),
+        ("git", None) => false,
+        (_, None) => true,
+        (_, Some(dir)) => {
+            !dir.starts_with(['/', '~', '$'])
+                && !dir.split('/').any(|seg| seg == "..")
+                && !dir.contains("$(")
+        }
+    }
+}
+
+/// Cap `f` at MEDIUM because every command it matched is aimed at a development resource.
+pub fn cap_for_development(f: &mut Finding) {
+    if f.level <= RiskLevel::Medium {
+        return;
+    }
+    f.level = RiskLevel::Medium;
+    f.score = f.score.min(CAPPED_SCORE);
+    f.description
+        .push_str(" (on a development or test resource: at most MEDIUM)");
+}
+
+/// Cap `f` at MEDIUM: every command it matched deletes entries of a listing of project paths.
+pub(crate) fn cap_for_project_listing(f: &mut Finding) {
+    if f.level <= RiskLevel::Medium {
+        return;
+    }
+    f.level = RiskLevel::Medium;
+    f.score = f.score.min(CAPPED_SCORE);
+    f.description
+        .push_str(" (the entries come from a listing of project paths: at most MEDIUM)");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env(cmd: &str) -> Environment {
+        let parsed = riskgate_shell::parse(cmd);
+        parsed
+            .commands
+            .iter()
+            .map(command_environment)
+            .max_by_key(|e| match e {
+                Environment::Prod => 3,
+                Environment::Staging => 2,
+                Environment::Dev => 1,
+                Environment::Unknown => 0,
+            })
+            .unwrap_or(Environment::Unknown)
+    }
+
+    #[test]
+    fn names_hosts_and_payloads() {
+        assert_eq!(env("dropdb --if-exists app_test"), Environment::Dev);
+        assert_eq!(
+            env("redis-cli -h localhost -p 6380 FLUSHDB"),
+            Environment::Dev
+        );
+        assert_eq!(
+            env("curl -X DELETE http://127.0.0.1:9200/idx"),
+            Environment::Dev
+        );
+        assert_eq!(env("sqlite3 :memory: 'DROP TABLE t'"), Environment::Dev);
+        assert_eq!(env("psql -d app_test -c 'TRUNCATE t'"), Environment::Dev);
+        // a payload's words are not names
+        assert_eq!(
+            env("psql shop -c 'DROP TABLE users; -- test'"),
+            Environment::Unknown
+        );
+        // production wins, whatever else is named
+        assert_eq!(env("dropdb prod_main -h localhost"), Environment::Prod);
+        assert_eq!(
+            env("kubectl delete ns payments --context prod-eks"),
+            Environment::Prod
+        );
+        assert_eq!(env("redis-cli FLUSHALL"), Environment::Unknown);
+        assert_eq!(env("redis-cli -h localhost FLUSHALL"), Environment::Unknown);
+        assert_eq!(
+            env("curl -X DELETE http://localhost:9200/_all"),
+            Environment::Unknown
+        );
+        assert_eq!(env("pulumi up -y --skip-preview"), Environment::Unknown);
+        assert_eq!(
+            env("psql \"$PROD_DATABASE_URL\" -f /tmp/cleanup.sql"),
+            Environment::Prod
+        );
+        assert_eq!(
+            env("rclone sync /tmp/empty gdrive:Work"),
+            Environment::Unknown
+        );
+        assert_eq!(env("dropdb shop"), Environment::Unknown);
+        assert_eq!(
+            env("export RAILS_ENV=test\nbin/rails db:drop"),
+            Environment::Dev
+        );
+        assert_eq!(
+            env("export DATABASE_URL=postgres://u:p@localhost/app\ndropdb app"),
+            Environment::Dev
+        );
+    }
+
+    #[test]
+    fn scoped_tags() {
+        assert!(is_scoped(&["database", "destructive"]));
+        assert!(!is_scoped(&["database", "credentials"]));
+        assert!(!is_scoped(&["filesystem", "destructive"]));
+    }
+}

@@ -1,0 +1,135 @@
+//! Where a command's output goes, for rules that print secrets: output piped into a reducer
+//! that shows no value — `jq 'keys'`, `jq length`, `jq '.api_url.value'` (one field that is
+//! not secret-named), `wc`, `grep -c`/`-q` — exposes names or counts, not the secrets, so the
+//! finding is capped at MEDIUM. Everything else (the terminal, `jq .`, `grep`, `tee`, a file,
+//! the network) keeps the rule's level.
+
+use riskgate_model::{Finding, RiskLevel};
+use riskgate_shell::StdinSource;
+
+use crate::matcher::CommandView;
+
+/// Words that name a secret in a jq path (`.db_password`, `.data.token`).
+const SECRET_WORDS: &[&str] = &[
+    "pass", "secret", "token", "key", "cred", "auth", "private", "cert",
+];
+
+/// Segments that hold secrets as a whole (`.data` of a Kubernetes Secret, `.env`).
+const SECRET_SEGMENTS: &[&str] = &["data", "stringdata", "env", "environment", "config"];
+
+/// The reducer that the output of command `i` is piped into, if it shows no secret value.
+pub(crate) fn reducer(views: &[CommandView<'_>], i: usize) -> Option<String> {
+    let consumer = views
+        .iter()
+        .find(|v| matches!(v.cmd.stdin, Some(StdinSource::Pipe { index }) if index == i))?;
+    // The reducer's own output must not be written somewhere else or piped on to a sender:
+    // only a terminal (or another reducer) keeps it a display of names.
+    if !consumer.write_targets.is_empty() {
+        return None;
+    }
+    let positionals: Vec<&str> = consumer.positionals.iter().map(|p| &*p.text).collect();
+    let reduced = match consumer.cmd.program.as_str() {
+        "wc" => true,
+        "grep" | "egrep" | "rg" => consumer.flags.iter().any(|f| {
+            matches!(
+                *f,
+                "-c" | "--count" | "-q" | "--quiet" | "--silent" | "-l" | "--files-with-matches"
+            )
+        }),
+        "jq" | "yq" => positionals
+            .first()
+            .is_some_and(|f| jq_filter_shows_no_secret(f)),
+        _ => false,
+    };
+    if !reduced {
+        return None;
+    }
+    // piped on: the next stage must be a reducer too (or nothing)
+    let j = consumer.index;
+    if views
+        .iter()
+        .any(|v| matches!(v.cmd.stdin, Some(StdinSource::Pipe { index }) if index == j))
+    {
+        return reducer(views, j);
+    }
+    Some(consumer.canonical.clone())
+}
+
+/// A jq filter that prints key names, a count, a type, or one field whose path names nothing
+/// secret.
+fn jq_filter_shows_no_secret(filter: &str) -> bool {
+    let f = filter.trim();
+    let f = f.strip_suffix("| length").unwrap_or(f).trim();
+    if matches!(
+        f,
+        "keys" | "keys[]" | "keys_unsorted" | "length" | "type" | "map(keys)" | ".[] | keys"
+    ) || f.starts_with("has(")
+    {
+        return true;
+    }
+    // `.a.b.c` / `.a[0].b`: a path of plain names, none of them secret-looking
+    let Some(path) = f.strip_prefix('.') else {
+        return false;
+    };
+    path.split(['.', '[', ']']).any(|seg| !seg.is_empty())
+        && path.len() <= 200
+        && path
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '[' | ']' | '-'))
+        && path
+            .split(['.', '[', ']'])
+            .filter(|s| !s.is_empty())
+            .all(|seg| {
+                let seg = seg.to_ascii_lowercase();
+                !SECRET_WORDS.iter().any(|w| seg.contains(w))
+                    && !SECRET_SEGMENTS.contains(&seg.as_str())
+            })
+}
+
+/// Cap `f` at MEDIUM: the secrets it prints only reach `reducer`.
+pub(crate) fn cap_for_reducer(f: &mut Finding, reducer: &str) {
+    if f.level <= RiskLevel::Medium {
+        return;
+    }
+    f.level = RiskLevel::Medium;
+    f.score = f.score.min(crate::envscope::CAPPED_SCORE);
+    f.description.push_str(&format!(
+        " (the output only reaches `{reducer}`, which shows no secret value: at most MEDIUM)"
+    ));
+}
+
+/// Whether a rule with `tags` prints secrets to the terminal (and may be reduced).
+pub(crate) fn prints_secrets(tags: &[impl AsRef<str>]) -> bool {
+    tags.iter()
+        .any(|t| matches!(t.as_ref(), "data-exposure" | "secret-exposure"))
+        && !tags.iter().any(|t| t.as_ref() == "exfiltration")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jq_filters() {
+        for f in [
+            "keys",
+            "length",
+            ".api_url.value",
+            ".items[0].metadata.name",
+            "keys | length",
+        ] {
+            assert!(jq_filter_shows_no_secret(f), "{f}");
+        }
+        for f in [
+            ".",
+            ".data",
+            ".db_password.value",
+            ".data.token",
+            "",
+            ".[]",
+            "map(.value)",
+        ] {
+            assert!(!jq_filter_shows_no_secret(f), "{f}");
+        }
+    }
+}
