@@ -1,0 +1,136 @@
+//! Bulk over listings: a kill or a delete run once for every entry of a listing.
+
+use riskgate_model::{Finding, RiskLevel};
+use riskgate_shell::{Listing, ParsedCommand, SimpleCommand};
+
+use super::{pos, raw, span_text};
+
+fn is_kill(c: &SimpleCommand) -> bool {
+    c.program == "kill"
+        && !c
+            .args
+            .iter()
+            .any(|a| matches!(a.text.as_str(), "-0" | "--signal=0" | "-l" | "--list"))
+}
+
+/// What a delete command removes, when it is one.
+fn delete_kind(c: &SimpleCommand) -> Option<&'static str> {
+    let p0 = pos(c, 0);
+    let p1 = pos(c, 1);
+    match c.program.as_str() {
+        "rm" | "rmdir" | "unlink" | "shred" => Some("files"),
+        "docker" | "podman" | "nerdctl" => {
+            let sub = matches!(p0, "rm" | "rmi" | "kill")
+                || (matches!(p0, "container" | "volume" | "image" | "network")
+                    && matches!(p1, "rm" | "remove" | "prune"));
+            sub.then_some("containers, images or volumes")
+        }
+        "kubectl" | "oc" => (p0 == "delete").then_some("cluster resources"),
+        "helm" => matches!(p0, "uninstall" | "delete" | "del").then_some("releases"),
+        "aws" => (p1.starts_with("delete-")
+            || p1.starts_with("terminate-")
+            || (p0 == "s3" && matches!(p1, "rb" | "rm")))
+        .then_some("cloud resources"),
+        "gcloud" | "az" | "doctl" => c
+            .positionals()
+            .any(|w| w.text == "delete")
+            .then_some("cloud resources"),
+        "dropdb" => Some("databases"),
+        "git" => {
+            let branch_d = p0 == "branch"
+                && raw(c).any(|t| t == "-D" || t == "--delete" && raw(c).any(|u| u == "--force"));
+            let push_del = p0 == "push" && (raw(c).any(|t| t == "--delete" || t == "-d"));
+            (branch_d || push_del).then_some("branches")
+        }
+        "wipefs" | "mkfs" | "blkdiscard" => Some("disks"),
+        p if p.starts_with("mkfs.") => Some("disks"),
+        "virsh" => matches!(p0, "destroy" | "undefine").then_some("virtual machines"),
+        _ => None,
+    }
+}
+
+/// A file listing of a directory that is system, home or root data (not temp, not relative).
+fn listed_system_path(l: &Listing) -> bool {
+    let Some(p) = l.path.as_deref() else {
+        return false;
+    };
+    (p.starts_with('/') || p.starts_with('~'))
+        && !p.starts_with("/tmp")
+        && !p.starts_with("/var/tmp")
+        && !p.starts_with("/dev/shm")
+}
+
+pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for c in &parsed.commands {
+        let Some(l) = &c.iterates else {
+            continue;
+        };
+        let (id, level, score, msg) = if is_kill(c) {
+            // `lsof -t -i :3000 | xargs kill`: whatever holds one port.
+            if l.program == "lsof" {
+                continue;
+            }
+            let every = l.every && l.program == "ps";
+            if every {
+                (
+                    "flow.kill-every-process",
+                    RiskLevel::Critical,
+                    92,
+                    format!(
+                        "Kills every process `{}` lists (system daemons, the shell, the session included)",
+                        l.command
+                    ),
+                )
+            } else {
+                (
+                    "flow.kill-listed-processes",
+                    RiskLevel::High,
+                    74,
+                    format!(
+                        "Kills every process matching a listing (`{}`), one by one: daemons and other users' processes included",
+                        l.command
+                    ),
+                )
+            }
+        } else if let Some(kind) = delete_kind(c)
+            && !c.args.iter().any(|a| {
+                a.text.starts_with("--dry-run") || a.text == "--dryrun" || a.text == "--check"
+            })
+        {
+            let files = kind == "files";
+            let bulk = if files {
+                l.every && listed_system_path(l)
+            } else {
+                l.every
+            };
+            if !bulk {
+                continue;
+            }
+            (
+                "flow.delete-every-listed",
+                RiskLevel::High,
+                76,
+                format!(
+                    "Deletes every entry of a listing (`{}` → `{}`): all {kind} it names, with no selection",
+                    l.command, c.program
+                ),
+            )
+        } else {
+            continue;
+        };
+        if !seen.insert((id, c.span.start)) {
+            continue;
+        }
+        out.push(
+            Finding::new(id, level, score, msg)
+                .reversible(false)
+                .with_match(span_text(parsed, c.span), Some(c.span))
+                .with_mitigation(
+                    "Select the targets explicitly and review the list before acting on it",
+                ),
+        );
+    }
+    out
+}

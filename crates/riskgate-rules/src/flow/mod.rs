@@ -1,0 +1,67 @@
+//! Flow findings: what a script does across its steps, named by both steps.
+//!
+//! - [`bulk`]: a command the normalizer marked as run once per entry of a listing
+//!   ([`SimpleCommand::iterates`]): `kill` of every process `ps`/`pgrep` list (CRITICAL when
+//!   the listing is every process), deletes of every container, pod, branch, database or file
+//!   a listing names.
+//! - [`taint`]: a secret or a database dump ([`sources`]) that is read, copied, encoded or
+//!   archived (through pipes, files and variables) and then sent over the network ([`sinks`]).
+//! - [`download`]: a download that is later executed (`curl -o f URL; bash f`, `wget URL && ./x`).
+//!
+//! Linear in the number of commands (file and variable tables are bounded).
+
+use riskgate_model::{Finding, Span};
+use riskgate_shell::{ParsedCommand, SimpleCommand};
+
+mod bulk;
+mod download;
+mod sinks;
+mod sources;
+mod taint;
+
+/// Most tainted files and variables remembered.
+pub(super) const MAX_TRACKED: usize = 256;
+
+pub(super) fn span_text(parsed: &ParsedCommand, span: Span) -> String {
+    parsed
+        .source
+        .get(span.start..span.end)
+        .unwrap_or("")
+        .to_string()
+}
+
+pub(super) fn both(a: Span, b: Span) -> Span {
+    Span::new(a.start.min(b.start), a.end.max(b.end))
+}
+
+pub(super) fn raw(c: &SimpleCommand) -> impl Iterator<Item = &str> {
+    c.raw_argv.iter().skip(1).map(|w| w.text.as_str())
+}
+
+pub(super) fn pos(c: &SimpleCommand, n: usize) -> &str {
+    c.positionals().nth(n).map_or("", |w| w.text.as_str())
+}
+
+pub(super) fn norm_path(p: &str) -> &str {
+    let p = p.trim_matches(['"', '\'']);
+    p.strip_prefix("./").unwrap_or(p)
+}
+
+pub(super) fn same_file(a: &str, b: &str) -> bool {
+    let (a, b) = (norm_path(a), norm_path(b));
+    if a == b {
+        return true;
+    }
+    // A relative name and an absolute one: the same when the base names agree.
+    let rel = |p: &str| !p.starts_with(['/', '~', '$']);
+    (rel(a) || rel(b)) && a.rsplit('/').next() == b.rsplit('/').next() && !a.is_empty()
+}
+
+/// Every flow finding of `parsed`.
+pub(crate) fn flow_findings(parsed: &ParsedCommand) -> Vec<Finding> {
+    let mut out = Vec::new();
+    out.extend(bulk::bulk_findings(parsed));
+    out.extend(taint::taint_findings(parsed));
+    out.extend(download::download_exec_findings(parsed));
+    out
+}

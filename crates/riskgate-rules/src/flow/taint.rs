@@ -1,0 +1,150 @@
+//! Taint tracking: a secret or a database dump followed through pipes, files, variables and
+//! substitutions to a command that sends it.
+
+use std::collections::HashMap;
+
+use riskgate_model::{Finding, RiskLevel};
+use riskgate_shell::{Origin, ParsedCommand, SimpleCommand, StdinSource};
+
+use super::sinks::sink;
+use super::sources::{Data, Taint, dump_source, outputs, secret_source};
+use super::{MAX_TRACKED, both, same_file, span_text};
+
+/// Files a command reads (operands, `@file`, `-T file`, `< file`).
+fn reads_file<'a>(c: &'a SimpleCommand, files: &'a [(String, Taint)]) -> Option<&'a Taint> {
+    let words = c.raw_argv.iter().skip(1).map(|w| {
+        let t = w.text.as_str();
+        t.strip_prefix('@')
+            .or_else(|| t.split_once("=@").map(|(_, f)| f))
+            .or_else(|| {
+                t.split_once('=')
+                    .map(|(_, f)| f)
+                    .filter(|f| f.contains('/'))
+            })
+            .unwrap_or(t)
+    });
+    let stdin = match &c.stdin {
+        Some(StdinSource::File { path }) => Some(path.as_str()),
+        _ => None,
+    };
+    for w in words.chain(stdin) {
+        if let Some((_, t)) = files.iter().rev().find(|(f, _)| same_file(f, w)) {
+            return Some(t);
+        }
+    }
+    None
+}
+
+fn reads_var<'a>(c: &'a SimpleCommand, vars: &'a HashMap<String, Taint>) -> Option<&'a Taint> {
+    if vars.is_empty() {
+        return None;
+    }
+    c.raw_argv.iter().filter(|w| w.dynamic).find_map(|w| {
+        vars.iter()
+            .find(|(n, _)| {
+                w.text.contains(&format!("${n}")) || w.text.contains(&format!("${{{n}}}"))
+            })
+            .map(|(_, t)| t)
+    })
+}
+
+pub(super) fn taint_findings(parsed: &ParsedCommand) -> Vec<Finding> {
+    let cmds = &parsed.commands;
+    let mut out_taint: Vec<Option<Taint>> = vec![None; cmds.len()];
+    let mut files: Vec<(String, Taint)> = Vec::new();
+    let mut vars: HashMap<String, Taint> = HashMap::new();
+    let mut subst: Option<(Taint, u32)> = None;
+    let mut active: Option<(Taint, u32)> = None;
+    let mut findings = Vec::new();
+    for (i, c) in cmds.iter().enumerate() {
+        let from_pipe = match c.stdin {
+            Some(StdinSource::Pipe { index }) => out_taint.get(index).cloned().flatten(),
+            _ => None,
+        };
+        let own = dump_source(c).or_else(|| secret_source(c)).map(|mut t| {
+            t.from = i;
+            t
+        });
+        let inherited = from_pipe
+            .clone()
+            .or_else(|| reads_file(c, &files).cloned())
+            .or_else(|| reads_var(c, &vars).cloned());
+        // A substitution's output goes into the words of the command that encloses it (the
+        // next one less deep), and to what that command runs in turn (`find -exec`, `sh -c`).
+        let pending = match (&subst, &active) {
+            (Some((t, d)), _) if c.depth < *d => {
+                let t = t.clone();
+                subst = None;
+                active = Some((t.clone(), c.depth));
+                Some(t)
+            }
+            (_, Some((t, d))) if c.depth > *d => Some(t.clone()),
+            _ => {
+                active = None;
+                None
+            }
+        };
+        let data = own.clone().or(inherited.clone()).or(pending.clone());
+        if let Some(t) = &data
+            && let Some((dest, reads_stdin)) = sink(c)
+        {
+            // What the sender sends: its stdin (when it reads it), a file or a variable it
+            // names, a substitution in its words, or its own read.
+            let by_name = own.is_some()
+                || reads_file(c, &files).is_some()
+                || reads_var(c, &vars).is_some()
+                || pending.is_some();
+            if by_name || (from_pipe.is_some() && reads_stdin) {
+                findings.push(flow_finding(parsed, t, c, &dest));
+                continue;
+            }
+        }
+        if c.origin == Origin::CommandSubstitution
+            && let Some(t) = &data
+        {
+            subst = Some((t.clone(), c.depth));
+        }
+        if let Some(t) = data {
+            if c.program.is_empty() {
+                for (name, _) in &c.assignments {
+                    if vars.len() < MAX_TRACKED {
+                        vars.insert(name.clone(), t.clone());
+                    }
+                }
+            }
+            for f in outputs(c) {
+                if files.len() < MAX_TRACKED {
+                    files.push((f, t.clone()));
+                }
+            }
+            if let Some(slot) = out_taint.get_mut(i) {
+                *slot = Some(t);
+            }
+        }
+    }
+    findings
+}
+
+fn flow_finding(parsed: &ParsedCommand, t: &Taint, sink: &SimpleCommand, dest: &str) -> Finding {
+    let src = parsed.commands.get(t.from);
+    let span = src.map_or(sink.span, |s| both(s.span, sink.span));
+    let (id, level, score, what) = match t.data {
+        Data::Secret => ("flow.secret-sent", RiskLevel::Critical, 92, "secret data"),
+        Data::Dump => ("flow.dump-sent", RiskLevel::High, 82, "a database dump"),
+    };
+    Finding::new(
+        id,
+        level,
+        score,
+        format!(
+            "Sends {what} off the machine: `{}` is read, then `{}` sends it to `{dest}`",
+            t.what,
+            sink.canonical()
+        ),
+    )
+    .reversible(false)
+    .with_match(span_text(parsed, span), Some(span))
+    .with_mitigation(
+        "Keep secrets and dumps on the machine, or send them to a reviewed destination by hand",
+    )
+}
