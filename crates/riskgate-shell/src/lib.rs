@@ -36,6 +36,15 @@ use std::time::Duration;
 
 use ctx::{Frame, Norm};
 
+/// Whether `c` writes data received from elsewhere to its standard output: a downloader
+/// (`curl`, `wget` …), or a copy from a bucket, another host, a remote repository or a
+/// container to stdout (`aws s3 cp s3://b/k -`, `gsutil cat`, `git archive --remote`,
+/// `docker cp c:/f -`). A command run on another host (`ssh h cat f`) has
+/// [`SimpleCommand::remote`] instead.
+pub fn is_download(c: &SimpleCommand) -> bool {
+    payload::is_downloader(c)
+}
+
 /// Bounds on normalization work. Every bound that is hit is reported as a
 /// [`ParseIssue::Limit`] naming it (and the result is not [`ParsedCommand::fully_parsed`]);
 /// what lies past it is still scanned by a linear splitter, so the commands that are visible

@@ -39,7 +39,60 @@ pub(crate) fn is_downloader(c: &SimpleCommand) -> bool {
             }
             false
         }
-        "gh" => raw(c).next() == Some("api"),
+        "gh" => raw(c).next() == Some("api") || fetches_to_stdout(c),
+        _ => fetches_to_stdout(c),
+    }
+}
+
+/// A command that copies something from another host, a bucket, a repository or a container
+/// to its standard output (`aws s3 cp s3://b/k -`, `gsutil cat`, `git archive --remote`,
+/// `docker cp c:/f -`): what it writes was never seen here.
+fn fetches_to_stdout(c: &SimpleCommand) -> bool {
+    let ops: Vec<&str> = raw(c)
+        .filter(|t| !t.starts_with('-') || *t == "-")
+        .collect();
+    let (p0, p1) = (
+        ops.first().copied().unwrap_or(""),
+        ops.get(1).copied().unwrap_or(""),
+    );
+    let last = ops.last().copied().unwrap_or("");
+    let stdout = matches!(last, "-" | "/dev/stdout" | "/dev/fd/1");
+    let opt = |names: &[&str]| {
+        let words: Vec<&str> = raw(c).collect();
+        words.iter().enumerate().find_map(|(k, t)| {
+            if names.contains(t) {
+                return words.get(k + 1).copied();
+            }
+            names.iter().find_map(|n| {
+                t.strip_prefix(n)
+                    .and_then(|r| r.strip_prefix('='))
+                    .filter(|_| n.starts_with("--"))
+            })
+        })
+    };
+    match c.program.as_str() {
+        "aws" => {
+            (p0 == "s3" && matches!(p1, "cp" | "mv") && ops.iter().any(|o| o.starts_with("s3://")))
+                && stdout
+                || (p0 == "s3api" && p1 == "get-object" && stdout)
+        }
+        "gsutil" => p0 == "cat" || (matches!(p0, "cp" | "mv") && stdout),
+        "gcloud" => p0 == "storage" && (p1 == "cat" || (p1 == "cp" && stdout)),
+        "az" => {
+            p0 == "storage"
+                && ops.contains(&"download")
+                && opt(&["--file", "-f"]).is_none_or(|f| matches!(f, "-" | "/dev/stdout"))
+        }
+        "rclone" | "mc" | "hdfs" => ops.contains(&"cat") || ops.contains(&"-cat"),
+        "s3cmd" => p0 == "get" && stdout,
+        "scp" | "rsync" | "sftp" => stdout && ops.iter().any(|o| o.contains(':')),
+        "git" => p0 == "archive" && raw(c).any(|t| t.starts_with("--remote")),
+        "docker" | "podman" | "nerdctl" => p0 == "cp" && stdout && p1.contains(':'),
+        "gh" => {
+            p0 == "release"
+                && p1 == "download"
+                && opt(&["-O", "--output"]).is_some_and(|f| f == "-")
+        }
         _ => false,
     }
 }
@@ -59,16 +112,51 @@ fn decoder_label(c: &SimpleCommand) -> Option<&'static str> {
             let sub = raw(c).next()?;
             let dec = raw(c).any(|t| t == "-d");
             let b64 = sub == "base64" || raw(c).any(|t| t == "-base64" || t == "-a");
-            ((sub == "base64" || sub == "enc") && dec && b64).then_some("openssl base64 -d")
+            if (sub == "base64" || sub == "enc") && dec && b64 {
+                return Some("openssl base64 -d");
+            }
+            let cipher = matches!(sub, "enc" | "smime" | "cms" | "pkeyutl" | "rsautl")
+                || ["aes", "des", "camellia", "chacha"]
+                    .iter()
+                    .any(|p| sub.starts_with(p));
+            (cipher && (dec || raw(c).any(|t| t == "-decrypt"))).then_some("decrypt")
         }
         "xxd" if has_opt(c, 'r', &["-revert"]) => Some("xxd -r"),
         "rev" => Some("rev"),
         "uudecode" => Some("uudecode"),
         "gunzip" | "zcat" => Some("gunzip"),
         "gzip" | "bzip2" | "xz" if has_opt(c, 'd', &["--decompress"]) => Some("gunzip"),
+        // Decompressed, decrypted or unpacked: text that was not visible before.
+        "bzcat" | "xzcat" | "zstdcat" | "lzcat" | "lz4cat" | "unxz" | "unzstd" | "unlzma" => {
+            Some("decompress")
+        }
+        "bunzip2" if has_opt(c, 'c', &["--stdout"]) => Some("decompress"),
+        "zstd" | "lz4" | "lzma" | "brotli" if has_opt(c, 'd', &["--decompress"]) => {
+            Some("decompress")
+        }
+        "gpg" | "gpg2" | "age" | "rage" if has_opt(c, 'd', &["--decrypt"]) => Some("decrypt"),
+        "sops" if has_opt(c, 'd', &["--decrypt", "decrypt"]) => Some("decrypt"),
+        "unzip" if has_opt(c, 'p', &[]) => Some("unzip -p"),
+        "7z" | "7za" | "7zz" if raw(c).any(|t| t == "-so") => Some("7z -so"),
+        "tar" | "gtar" | "bsdtar"
+            if (has_opt(c, 'O', &["--to-stdout"])
+                || raw(c)
+                    .next()
+                    .is_some_and(|t| !t.starts_with('-') && t.contains('O')))
+                && (has_opt(c, 'x', &["--extract", "--get"])
+                    || raw(c)
+                        .next()
+                        .is_some_and(|t| !t.starts_with('-') && t.contains('x'))) =>
+        {
+            Some("tar -xO")
+        }
         "printf" if raw(c).next().is_some_and(escapes::has_byte_escapes) => Some("printf"),
         "echo" if echo_flags(c).1 && raw(c).any(escapes::has_byte_escapes) => Some("echo -e"),
-        "tr" if raw(c).any(|t| t.contains("N-Z") || t.contains("n-z") || t.contains("n-za-m")) => {
+        // A translation (not `tr -d '\r'`): `tr 'A-Za-z' 'N-ZA-Mn-za-m'`, `tr a-z A-Z`.
+        "tr" if raw(c).any(|t| t.contains("N-Z") || t.contains("n-z") || t.contains("n-za-m"))
+            || (!has_opt(c, 'd', &["--delete"])
+                && raw(c).filter(|t| !t.starts_with('-')).count() == 2) =>
+        {
             Some("tr")
         }
         _ => None,
@@ -326,10 +414,14 @@ impl Norm<'_> {
                 .collect();
             let mut downloader = None;
             let mut decoder = None;
+            let here = consumer.remote.clone();
             for r in &chain {
                 for i in r.first..=r.last {
                     if let Some(c) = self.commands.get(i) {
-                        if downloader.is_none() && is_downloader(c) {
+                        // Output of a command run on another host (`ssh h cat f | sh`) is
+                        // received too.
+                        let received = c.remote.is_some() && c.remote != here;
+                        if downloader.is_none() && (is_downloader(c) || received) {
                             downloader = Some(i);
                         }
                         if decoder.is_none() && is_decoder(c) {

@@ -454,6 +454,54 @@ fn encoded_payloads_are_decoded() {
 }
 
 #[test]
+fn program_text_received_or_decrypted_is_not_seen() {
+    let received = |s: &Signal| matches!(s, Signal::DownloadToShell { .. });
+    let hidden = |s: &Signal| matches!(s, Signal::EncodedToShell { decoded: false, .. });
+    // Decrypted, decompressed, unpacked or translated: nobody saw the text.
+    for src in [
+        "gpg --decrypt run.sh.gpg | bash",
+        "openssl enc -d -aes-256-cbc -in s.enc -pass env:K | sh",
+        "age -d -i key.txt job.age | python3 -",
+        "bzcat p.bz2 | perl",
+        "zstd -dc s.zst | sh",
+        "unzip -p bundle.zip setup.sh | sh",
+        "tar -xOf bundle.tar run.sh | bash",
+        "tr 'a-z' 'A-Z' < s.txt | sh",
+        "bash -c \"$(sops -d ops.sh)\"",
+    ] {
+        let p = parse(src);
+        assert!(p.signals.iter().any(hidden), "{src}: {:?}", p.signals);
+    }
+    // Copied from a bucket, a host, a repository or a container to stdout.
+    for src in [
+        "aws s3 cp s3://jobs/run.sh - | bash",
+        "gsutil cat gs://b/boot.sh | sh -s -- --prod",
+        "git archive --remote=git@h:ops.git HEAD x.sh | tar -xO | sh",
+        "docker cp c:/entry.sh - | tar -xO | bash",
+        "az storage blob download -c s -n i.sh --file /dev/stdout | sh",
+        "ssh build@ci cat /opt/next.sh | bash",
+    ] {
+        let p = parse(src);
+        assert!(p.signals.iter().any(received), "{src}: {:?}", p.signals);
+    }
+    // A local file, a deletion of carriage returns, a copy to a file: at most read from stdin.
+    for src in [
+        "tr -d '\\r' < ci/build.sh | bash",
+        "cat scripts/setup.sh | bash",
+        "aws s3 cp s3://b/run.sh run.sh",
+        "gpg -d notes.gpg | less",
+        "ssh h 'cat /x | bash'",
+    ] {
+        let p = parse(src);
+        assert!(
+            !p.signals.iter().any(|s| received(s) || hidden(s)),
+            "{src}: {:?}",
+            p.signals
+        );
+    }
+}
+
+#[test]
 fn spans_point_at_the_source() {
     let src = "cd /tmp && sudo rm -rf / 2>/dev/null; echo ok";
     let p = parse(src);
