@@ -1,66 +1,37 @@
-//! Downloads later executed: a file a download wrote, run as a script, a program or a package.
+//! Received code later run: files and directories a fetch wrote ([`fetch`](super::fetch)),
+//! and what archives fed by a fetch were extracted into, are tainted; running anything under
+//! them later in the same script is receive-and-run — by path (`/tmp/rel/deploy.sh`), through
+//! a shell, an interpreter or a package installer (`python3 setup.py`), by name when it was
+//! written into a directory on `PATH` (`~/.local/bin/x; x`), or as the build of a working
+//! directory that is one of them (`cd /tmp/src/pkg && make`).
+//!
+//! The working directory follows literal `cd`/`pushd`. Linear in the number of commands
+//! (at most [`MAX_TRACKED`] tainted paths).
 
 use riskgate_model::{Finding, RiskLevel};
-use riskgate_shell::{ParsedCommand, SimpleCommand};
+use riskgate_shell::{ParsedCommand, SimpleCommand, StdinSource};
 
-use super::{MAX_TRACKED, both, raw, same_file, span_text};
+use super::fetch::{Written, extracted_dirs, extraction, fetched};
+use super::{MAX_TRACKED, both, norm_path, raw, same_file, span_text};
 
-fn downloads(c: &SimpleCommand) -> Vec<String> {
-    let raws: Vec<&str> = raw(c).collect();
-    let url = raws.iter().find(|t| t.contains("://")).copied();
-    let mut out: Vec<String> = c
-        .redirects
-        .iter()
-        .filter(|r| matches!(r.op.trim_start_matches('1'), ">" | ">>" | ">|"))
-        .map(|r| r.target.text.clone())
-        .collect();
-    let base = url.map(|u| {
-        let u = u.split(['?', '#']).next().unwrap_or(u);
-        u.rsplit('/').next().unwrap_or("").to_string()
-    });
-    let value = |short: &str, long: &str| -> Option<String> {
-        raws.iter().enumerate().find_map(|(k, t)| {
-            if *t == short || *t == long {
-                raws.get(k + 1).map(|v| v.to_string())
-            } else if let Some(v) = t.strip_prefix(&format!("{long}=")) {
-                Some(v.to_string())
-            } else {
-                t.strip_prefix(short)
-                    .filter(|v| !v.is_empty() && !short.is_empty() && short.len() == 2)
-                    .map(|v| v.to_string())
-            }
-        })
-    };
-    match c.program.as_str() {
-        "curl" => {
-            out.extend(value("-o", "--output"));
-            if raws.iter().any(|t| {
-                *t == "-O"
-                    || *t == "--remote-name"
-                    || (t.starts_with('-') && !t.starts_with("--") && t.contains('O'))
-            }) {
-                out.extend(base.clone());
-            }
-            // `curl -sSLo f URL`: a cluster ending in `o` takes the next word.
-            if let Some(k) = raws.iter().position(|t| {
-                t.starts_with('-') && !t.starts_with("--") && t.ends_with('o') && t.len() > 2
-            }) {
-                out.extend(raws.get(k + 1).map(|s| s.to_string()));
-            }
-        }
-        "wget" => {
-            let o = value("-O", "--output-document");
-            match o {
-                Some(f) => out.push(f),
-                None => out.extend(base.clone()),
-            }
-        }
-        "aria2c" | "axel" => out.extend(value("-o", "--out").or(base.clone())),
-        _ => return Vec::new(),
-    }
-    out.retain(|f| !f.is_empty() && f != "-" && !f.starts_with("/dev/"));
-    out
-}
+/// Directories on a usual `PATH`: a program written there runs by its name.
+const PATH_DIRS: &[&str] = &[
+    "~/.local/bin",
+    "~/bin",
+    "~/.cargo/bin",
+    "~/go/bin",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/bin",
+    "/sbin",
+    "/opt/homebrew/bin",
+    "/snap/bin",
+];
+
+/// How many pipe links back a download is looked for (`curl … | gunzip | tar x`).
+const MAX_PIPE_HOPS: usize = 8;
 
 /// The file a command executes as code: (the file, how).
 fn executes(c: &SimpleCommand) -> Option<(&str, &'static str)> {
@@ -78,7 +49,9 @@ fn executes(c: &SimpleCommand) -> Option<(&str, &'static str)> {
         return Some((p0.text.as_str(), "runs"));
     }
     match program {
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "source" | "fish" => first().map(|f| (f, "runs")),
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "source" | "." | "fish" => {
+            first().map(|f| (f, "runs"))
+        }
         "dpkg" | "rpm" | "apt" | "apt-get" | "yum" | "dnf" | "zypper" | "installer" | "msiexec" => {
             c.raw_argv
                 .iter()
@@ -104,50 +77,224 @@ fn executes(c: &SimpleCommand) -> Option<(&str, &'static str)> {
     }
 }
 
-pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
-    let mut got: Vec<(String, usize)> = Vec::new();
-    let mut extracted: Option<usize> = None;
-    let mut out = Vec::new();
-    for (i, c) in parsed.commands.iter().enumerate() {
-        if let Some((f, how)) = executes(c) {
-            let hit = got
-                .iter()
-                .rev()
-                .find(|(d, _)| same_file(d, f))
-                .map(|(_, k)| *k)
-                .or_else(|| extracted.filter(|_| f.starts_with("./")));
-            if let Some(k) = hit
-                && let Some(d) = parsed.commands.get(k)
-            {
-                let span = both(d.span, c.span);
-                out.push(
-                    Finding::new(
-                        "flow.download-then-run",
-                        RiskLevel::High,
-                        78,
-                        format!(
-                            "Downloads code with `{}` and then {how} it (`{}`) without review",
-                            d.program,
-                            c.canonical()
-                        ),
-                    )
-                    .reversible(false)
-                    .with_match(span_text(parsed, span), Some(span))
-                    .with_mitigation(
-                        "Inspect the downloaded file and verify its checksum before running it",
-                    ),
-                );
-                break;
+/// Whether `c` builds or installs the code of its working directory (which runs it: a
+/// Makefile's recipes, `setup.py`, package scripts, `build.rs`): the directory, `.` for the
+/// working directory.
+fn builds(c: &SimpleCommand) -> Option<&str> {
+    let p0 = c.positionals().next().map_or("", |w| w.text.as_str());
+    let raws: Vec<&str> = raw(c).collect();
+    match c.program.as_str() {
+        "make" | "gmake" | "ninja" => Some(
+            raws.iter()
+                .position(|t| *t == "-C")
+                .and_then(|k| raws.get(k + 1).copied())
+                .unwrap_or("."),
+        ),
+        "npm" | "yarn" | "pnpm" | "bun"
+            if matches!(
+                p0,
+                "" | "install" | "i" | "ci" | "run" | "start" | "test" | "exec"
+            ) =>
+        {
+            Some(".")
+        }
+        "pip" | "pip3" if p0 == "install" && raws.iter().any(|t| matches!(*t, "." | "./")) => {
+            Some(".")
+        }
+        "cargo" if matches!(p0, "build" | "run" | "install" | "test") => Some("."),
+        "go" if matches!(p0, "run" | "build" | "generate" | "install" | "test") => Some("."),
+        "cmake" | "meson" | "bundle" | "rake" | "mvn" | "gradle" => Some("."),
+        _ => None,
+    }
+}
+
+/// A path resolved against the working directory when it is relative and that is known.
+fn resolve(p: &str, cwd: Option<&str>) -> String {
+    let p = norm_path(p);
+    match cwd {
+        Some(d) if !p.starts_with(['/', '~', '$']) => {
+            if p == "." || p.is_empty() {
+                d.to_string()
+            } else {
+                format!("{}/{p}", d.trim_end_matches('/'))
             }
         }
-        let d = downloads(c);
-        if !d.is_empty() && got.len() < MAX_TRACKED {
-            got.extend(d.into_iter().map(|f| (f, i)));
+        _ => p.to_string(),
+    }
+}
+
+/// Whether a file name matches a pattern with at most one `*`.
+fn glob1(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        Some((a, b)) => name.len() >= a.len() + b.len() && name.starts_with(a) && name.ends_with(b),
+        None => pattern == name,
+    }
+}
+
+struct Tainted {
+    w: Written,
+    /// The command that fetched it.
+    from: usize,
+}
+
+/// Whether `path` (as written, and resolved) is a fetched file or lies under a fetched
+/// directory: the index of the fetch.
+fn hit(tainted: &[Tainted], path: &str, resolved: &str) -> Option<usize> {
+    tainted.iter().rev().find_map(|t| {
+        let p = t.w.path.as_str();
+        let yes = if t.w.dir {
+            let d = norm_path(p).trim_end_matches('/');
+            !d.is_empty() && (resolved == d || resolved.starts_with(&format!("{d}/")))
+        } else if p.contains('*') {
+            let name = resolved.rsplit('/').next().unwrap_or(resolved);
+            glob1(p.rsplit('/').next().unwrap_or(p), name)
+        } else {
+            same_file(p, path) || same_file(p, resolved)
+        };
+        yes.then_some(t.from)
+    })
+}
+
+/// The index of a command that fetched what `c` reads on stdin, through pipes.
+fn fed_by_fetch(parsed: &ParsedCommand, c: &SimpleCommand) -> Option<usize> {
+    let mut cur = c;
+    for _ in 0..MAX_PIPE_HOPS {
+        let Some(StdinSource::Pipe { index }) = cur.stdin else {
+            return None;
+        };
+        let prev = parsed.commands.get(index)?;
+        if riskgate_shell::is_download(prev) || (prev.remote.is_some() && prev.remote != c.remote) {
+            return Some(index);
         }
-        if matches!(c.program.as_str(), "tar" | "unzip" | "bsdtar" | "7z")
-            && let Some((_, k)) = got.iter().find(|(f, _)| raw(c).any(|t| same_file(f, t)))
+        cur = prev;
+    }
+    None
+}
+
+fn finding(parsed: &ParsedCommand, d: &SimpleCommand, c: &SimpleCommand, how: &str) -> Finding {
+    let span = both(d.span, c.span);
+    Finding::new(
+        "flow.download-then-run",
+        RiskLevel::High,
+        78,
+        format!(
+            "Receives code with `{}` and then {how} it (`{}`) without review",
+            d.program,
+            c.canonical()
+        ),
+    )
+    .reversible(false)
+    .with_match(span_text(parsed, span), Some(span))
+    .with_mitigation("Inspect the received files and verify their checksum before running them")
+}
+
+pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
+    let mut tainted: Vec<Tainted> = Vec::new();
+    let mut extracted_here: Option<usize> = None;
+    let mut cwd: Option<String> = None;
+    let mut path_dirs: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for (i, c) in parsed.commands.iter().enumerate() {
+        // What this command runs: a file, a program by name, the working directory's build.
+        let mut ran: Option<(usize, &'static str)> = None;
+        if let Some((f, how)) = executes(c) {
+            let r = resolve(f, cwd.as_deref());
+            ran = hit(&tainted, f, &r)
+                .or_else(|| extracted_here.filter(|_| f.starts_with("./")))
+                .map(|k| (k, how));
+        } else if !c.program.is_empty() && !c.program_dynamic && !c.program.contains('/') {
+            // By name, from a directory on PATH.
+            ran = tainted
+                .iter()
+                .rev()
+                .find(|t| {
+                    !t.w.dir && {
+                        let p = norm_path(&t.w.path);
+                        let (d, name) = p.rsplit_once('/').unwrap_or(("", p));
+                        name == c.program
+                            && (PATH_DIRS.contains(&d) || path_dirs.iter().any(|x| x == d))
+                    }
+                })
+                .map(|t| (t.from, "runs"));
+        }
+        if ran.is_none()
+            && let Some(d) = builds(c)
         {
-            extracted = Some(*k);
+            let r = resolve(d, cwd.as_deref());
+            if cwd.is_some() || d != "." {
+                ran = hit(&tainted, &r, &r).map(|k| (k, "builds"));
+            }
+        }
+        if let Some((k, how)) = ran
+            && let Some(d) = parsed.commands.get(k)
+        {
+            out.push(finding(parsed, d, c, how));
+            break;
+        }
+        // The working directory and PATH.
+        match c.program.as_str() {
+            "cd" | "pushd" => {
+                let target = c.positionals().next().map(|w| w.text.as_str());
+                cwd = match target {
+                    None => Some("~".to_string()),
+                    Some(t) if t == "-" || t.contains('$') => None,
+                    Some(t) => Some(resolve(t, cwd.as_deref())),
+                };
+            }
+            "popd" => cwd = None,
+            _ => {}
+        }
+        let path_value = c
+            .assignments
+            .iter()
+            .filter(|(n, _)| n == "PATH")
+            .map(|(_, v)| v.text.clone())
+            .chain(
+                raw(c)
+                    .filter(|_| matches!(c.program.as_str(), "export" | "declare" | "typeset"))
+                    .filter_map(|t| t.strip_prefix("PATH=").map(str::to_string)),
+            );
+        for v in path_value.collect::<Vec<_>>() {
+            for d in v.split(':').filter(|d| !d.is_empty() && !d.contains('$')) {
+                if path_dirs.len() < MAX_TRACKED {
+                    path_dirs.push(norm_path(d).trim_end_matches('/').to_string());
+                }
+            }
+        }
+        // What this command fetched, and what it extracted from a fetch.
+        let mut new: Vec<Written> = fetched(c);
+        for w in &mut new {
+            w.path = resolve(&w.path, cwd.as_deref());
+        }
+        let mut from = i;
+        if let Some((archive, into)) = extraction(c) {
+            let src = match archive {
+                Some(a) => hit(&tainted, a, &resolve(a, cwd.as_deref())),
+                None => fed_by_fetch(parsed, c),
+            };
+            if let Some(k) = src {
+                from = k;
+                match into {
+                    Some(d) => new.push(Written {
+                        path: resolve(d, cwd.as_deref()),
+                        dir: true,
+                    }),
+                    None => {
+                        extracted_here = Some(k);
+                        for d in archive.map(extracted_dirs).unwrap_or_default() {
+                            new.push(Written {
+                                path: resolve(&d, cwd.as_deref()),
+                                dir: true,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for w in new {
+            if tainted.len() < MAX_TRACKED {
+                tainted.push(Tainted { w, from });
+            }
         }
     }
     out

@@ -6,7 +6,9 @@
 //!   a listing names.
 //! - [`taint`]: a secret or a database dump ([`sources`]) that is read, copied, encoded or
 //!   archived (through pipes, files and variables) and then sent over the network ([`sinks`]).
-//! - [`download`]: a download that is later executed (`curl -o f URL; bash f`, `wget URL && ./x`).
+//! - [`download`]: received code later run: files and directories a fetch wrote ([`fetch`]),
+//!   run by path, by name from `PATH` or as a build (`curl -o f URL; bash f`, `scp h:/x . &&
+//!   ./x`, `curl … | tar xz -C /opt && /opt/t/setup`).
 //!
 //! Linear in the number of commands (file and variable tables are bounded).
 
@@ -15,6 +17,7 @@ use riskgate_shell::{ParsedCommand, SimpleCommand};
 
 mod bulk;
 mod download;
+mod fetch;
 mod sinks;
 mod sources;
 mod taint;
