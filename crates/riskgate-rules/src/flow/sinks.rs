@@ -1,4 +1,6 @@
-//! Taint sinks: commands that send what they read off the machine.
+//! Taint sinks: commands that send what they read off the machine (network clients, copies
+//! to other hosts and buckets, gists, paste services), and commands that print it where the
+//! agent reads it ([`prints`]).
 
 use riskgate_shell::SimpleCommand;
 
@@ -79,6 +81,29 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
             .clone()
             .or_else(|| c.positionals().next().map(|w| w.text.clone()))?,
         "mail" | "mailx" | "sendmail" | "mutt" => c.positionals().last()?.text.clone(),
+        // Publishing: a gist, a release asset, a paste service, a one-off transfer.
+        "gh" => match (pos(c, 0), pos(c, 1)) {
+            ("gist", "create" | "edit") => {
+                let public = raws.iter().any(|t| matches!(*t, "-p" | "--public"));
+                if public {
+                    "a public GitHub gist"
+                } else {
+                    "a GitHub gist"
+                }
+                .to_string()
+            }
+            ("release", "upload" | "create") => "a GitHub release".to_string(),
+            _ => return None,
+        },
+        "glab" if matches!(pos(c, 0), "snippet") => "a GitLab snippet".to_string(),
+        "pastebinit" | "wgetpaste" | "fpaste" | "ix" | "sprunge" | "termbin" | "0x0" => {
+            format!("a paste service (`{}`)", c.program)
+        }
+        "wormhole" | "croc" | "ffsend" | "transfer" | "magic-wormhole"
+            if raws.iter().any(|t| matches!(*t, "send" | "upload")) || c.program == "transfer" =>
+        {
+            format!("another machine (`{}`)", c.program)
+        }
         _ => {
             if c.redirects
                 .iter()
@@ -95,7 +120,38 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
     let reads_stdin = stdin_marker
         || matches!(
             c.program.as_str(),
-            "ssh" | "mail" | "mailx" | "sendmail" | "mutt"
+            "ssh" | "mail" | "mailx" | "sendmail" | "mutt" | "pastebinit" | "wgetpaste" | "fpaste"
         );
     Some((dest, reads_stdin))
+}
+
+/// Whether `c` prints the content it reads (to the terminal, which is the agent's context,
+/// unless its output is redirected to a file).
+pub(super) fn prints(c: &SimpleCommand) -> bool {
+    let to_file = c.redirects.iter().any(|r| {
+        let op = r.op.trim_start_matches('1');
+        matches!(op, ">" | ">>" | ">|" | "&>" | "&>>") && r.target.text != "/dev/stderr"
+    });
+    if to_file {
+        return false;
+    }
+    match c.program.as_str() {
+        "cat" | "head" | "tail" | "less" | "more" | "bat" | "batcat" | "xxd" | "od" | "hexdump"
+        | "strings" | "base64" | "base32" | "basenc" | "nl" | "tac" | "jq" | "yq" | "column"
+        | "tee" | "zcat" | "bzcat" | "xzcat" | "zless" | "view" | "vis" | "awk" | "gawk"
+        | "cut" | "sort" | "uniq" | "diff" | "paste" | "fold" | "fmt" | "pr" | "rev" => true,
+        "grep" | "egrep" | "fgrep" | "rg" | "ag" => !raw(c).any(|t| {
+            t.starts_with('-')
+                && !t.starts_with("--")
+                && (t.contains('l') || t.contains('c') || t.contains('q') || t.contains('L'))
+                || matches!(
+                    t,
+                    "--files-with-matches" | "--count" | "--quiet" | "--silent"
+                )
+        }),
+        "sed" => !raw(c).any(|t| t.starts_with("-i") || t.starts_with("--in-place")),
+        "openssl" => raw(c).any(|t| t == "-text" || t == "base64"),
+        "gpg" | "gpg2" => raw(c).any(|t| t == "-d" || t == "--decrypt"),
+        _ => false,
+    }
 }

@@ -18,16 +18,49 @@ pub(super) struct Taint {
     /// Index of the command that read it.
     pub(super) from: usize,
     pub(super) what: String,
+    /// It went through a file or a variable (the name no longer says it is a secret).
+    pub(super) renamed: bool,
+}
+
+/// A dump of a database's schema only (`pg_dump -s`, `mysqldump --no-data`): no data.
+fn schema_only(c: &SimpleCommand) -> bool {
+    raw(c).any(|t| match c.program.as_str() {
+        "pg_dump" | "pg_dumpall" => matches!(t, "-s" | "--schema-only" | "-g" | "--globals-only"),
+        "mysqldump" | "mariadb-dump" => matches!(t, "-d" | "--no-data"),
+        _ => false,
+    })
+}
+
+/// The shell's variables (which hold the environment's secrets) printed whole: `set`,
+/// `export -p`, `declare -p`, `env`, `printenv`.
+fn env_dump(c: &SimpleCommand) -> bool {
+    let words: Vec<&str> = raw(c).collect();
+    match c.program.as_str() {
+        "env" | "printenv" => c.positionals().next().is_none(),
+        "set" => words.is_empty(),
+        "export" | "declare" | "typeset" => {
+            words.is_empty()
+                || words
+                    .iter()
+                    .all(|w| matches!(*w, "-p" | "-x" | "-px" | "-xp"))
+        }
+        "compgen" => words == ["-v"] || words == ["-e"],
+        _ => false,
+    }
 }
 
 /// A database dump or a secret-store read.
 pub(super) fn dump_source(c: &SimpleCommand) -> Option<Taint> {
     let p0 = pos(c, 0);
     let what = match c.program.as_str() {
+        "pg_dump" | "pg_dumpall" | "mysqldump" | "mariadb-dump" if schema_only(c) => None,
         "pg_dump" | "pg_dumpall" | "mysqldump" | "mariadb-dump" | "mongodump" | "mongoexport"
         | "pg_basebackup" => Some(Data::Dump),
         "redis-cli" if raw(c).any(|t| t == "--rdb") => Some(Data::Dump),
         "etcdctl" if p0 == "snapshot" => Some(Data::Dump),
+        "sqlite3" | "sqlite" if raw(c).any(|t| t.starts_with(".dump")) => Some(Data::Dump),
+        "vault" if c.positionals().any(|w| w.text == "export") => Some(Data::Secret),
+        "vault" if c.positionals().any(|w| w.text == "snapshot") => Some(Data::Dump),
         "vault" if matches!(p0, "kv" | "read") => Some(Data::Secret),
         "aws"
             if matches!(
@@ -37,14 +70,29 @@ pub(super) fn dump_source(c: &SimpleCommand) -> Option<Taint> {
         {
             Some(Data::Secret)
         }
-        "env" | "printenv" if c.positionals().next().is_none() => Some(Data::Secret),
+        _ if env_dump(c) => Some(Data::Secret),
         _ => None,
     }?;
     Some(Taint {
         data: what,
         from: 0,
         what: c.canonical(),
+        renamed: false,
     })
+}
+
+/// A directory that holds secrets (archived or copied whole: `tar czf k.tgz ~/.ssh`).
+fn secret_dir(p: &str) -> Option<&'static str> {
+    let d = p.trim_end_matches('/');
+    match d {
+        "~/.ssh" => Some("the SSH keys directory"),
+        "~/.aws" | "~/.azure" | "~/.config/gcloud" | "~/.kube" | "~/.docker" => {
+            Some("a cloud credentials directory")
+        }
+        "~/.gnupg" | "~/.password-store" => Some("a key or password store"),
+        "/etc/ssl/private" => Some("the TLS private keys directory"),
+        _ => None,
+    }
 }
 
 /// A secret file the command reads.
@@ -95,7 +143,9 @@ pub(super) fn secret_source(c: &SimpleCommand) -> Option<Taint> {
             .strip_prefix('@')
             .or_else(|| t.split_once("=@").map(|(_, f)| f))
             .unwrap_or(t);
-        sensitive_kind(f).map(|k| (f.to_string(), k))
+        sensitive_kind(f)
+            .or_else(|| secret_dir(f))
+            .map(|k| (f.to_string(), k))
     });
     let from_redirect = c.redirects.iter().find_map(|r| {
         (r.op == "<")
@@ -113,6 +163,7 @@ pub(super) fn secret_source(c: &SimpleCommand) -> Option<Taint> {
         data: Data::Secret,
         from: 0,
         what: format!("{kind} `{path}`"),
+        renamed: false,
     })
 }
 
@@ -173,6 +224,18 @@ pub(super) fn outputs(c: &SimpleCommand) -> Vec<String> {
                 out.push(w.text.clone());
             }
         }
+        _ => {}
+    }
+    // Where a dump tool writes its dump.
+    match c.program.as_str() {
+        "redis-cli" => out.extend(value_of(&["--rdb"])),
+        "etcdctl" | "vault" => {
+            let ops: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+            if let Some(k) = ops.iter().position(|t| *t == "save") {
+                out.extend(ops.get(k + 1).map(|s| s.to_string()));
+            }
+        }
+        "pg_basebackup" => out.extend(value_of(&["-D", "--pgdata"])),
         _ => {}
     }
     out.extend(value_of(&[

@@ -1,12 +1,13 @@
 //! Taint tracking: a secret or a database dump followed through pipes, files, variables and
-//! substitutions to a command that sends it.
+//! substitutions to a command that sends it, or — once it went through a file or a variable
+//! under another name (`cp ~/.ssh/id_rsa debug.txt`) — to one that prints it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{Origin, ParsedCommand, SimpleCommand, StdinSource};
 
-use super::sinks::sink;
+use super::sinks::{prints, sink};
 use super::sources::{Data, Taint, dump_source, outputs, secret_source};
 use super::{MAX_TRACKED, both, same_file, span_text};
 
@@ -56,6 +57,14 @@ pub(super) fn taint_findings(parsed: &ParsedCommand) -> Vec<Finding> {
     let mut subst: Option<(Taint, u32)> = None;
     let mut active: Option<(Taint, u32)> = None;
     let mut findings = Vec::new();
+    // Commands whose output goes into a pipe (not to the terminal).
+    let piped_on: HashSet<usize> = cmds
+        .iter()
+        .filter_map(|c| match c.stdin {
+            Some(StdinSource::Pipe { index }) => Some(index),
+            _ => None,
+        })
+        .collect();
     for (i, c) in cmds.iter().enumerate() {
         let from_pipe = match c.stdin {
             Some(StdinSource::Pipe { index }) => out_taint.get(index).cloned().flatten(),
@@ -65,10 +74,13 @@ pub(super) fn taint_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             t.from = i;
             t
         });
-        let inherited = from_pipe
-            .clone()
-            .or_else(|| reads_file(c, &files).cloned())
-            .or_else(|| reads_var(c, &vars).cloned());
+        let by_file = reads_file(c, &files)
+            .or_else(|| reads_var(c, &vars))
+            .map(|t| Taint {
+                renamed: true,
+                ..t.clone()
+            });
+        let inherited = from_pipe.clone().or_else(|| by_file.clone());
         // A substitution's output goes into the words of the command that encloses it (the
         // next one less deep), and to what that command runs in turn (`find -exec`, `sh -c`).
         let pending = match (&subst, &active) {
@@ -98,6 +110,17 @@ pub(super) fn taint_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                 findings.push(flow_finding(parsed, t, c, &dest));
                 continue;
             }
+        }
+        // Printed where the agent reads it: a secret copied or written under another name
+        // (`cp ~/.aws/credentials /tmp/c.txt && cat /tmp/c.txt`).
+        if own.is_none()
+            && !piped_on.contains(&i)
+            && let Some(t) = by_file.as_ref().or(from_pipe.as_ref())
+            && t.renamed
+            && prints(c)
+        {
+            findings.push(printed_finding(parsed, t, c));
+            continue;
         }
         if c.origin == Origin::CommandSubstitution
             && let Some(t) = &data
@@ -147,4 +170,26 @@ fn flow_finding(parsed: &ParsedCommand, t: &Taint, sink: &SimpleCommand, dest: &
     .with_mitigation(
         "Keep secrets and dumps on the machine, or send them to a reviewed destination by hand",
     )
+}
+
+fn printed_finding(parsed: &ParsedCommand, t: &Taint, printer: &SimpleCommand) -> Finding {
+    let src = parsed.commands.get(t.from);
+    let span = src.map_or(printer.span, |s| both(s.span, printer.span));
+    let (id, level, score, what) = match t.data {
+        Data::Secret => ("flow.secret-printed", RiskLevel::High, 76, "secret data"),
+        Data::Dump => ("flow.dump-printed", RiskLevel::High, 66, "a database dump"),
+    };
+    Finding::new(
+        id,
+        level,
+        score,
+        format!(
+            "Prints {what} into the session under another name: `{}` is read into a file, then `{}` prints it",
+            t.what,
+            printer.canonical()
+        ),
+    )
+    .reversible(false)
+    .with_match(span_text(parsed, span), Some(span))
+    .with_mitigation("Do not copy secrets or dumps to other files; inspect them without printing their values")
 }
