@@ -15,6 +15,7 @@ mod command;
 mod ctx;
 mod embedded;
 mod escapes;
+mod expect;
 mod fallback;
 mod flat;
 mod globs;

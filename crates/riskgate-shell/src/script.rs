@@ -1,8 +1,8 @@
 //! Scripts followed as bash runs them: what one step leaves for the next. Functions called
 //! with their arguments bound, aliases, git aliases, files written earlier and then run
 //! (`cat > x.sh <<EOF … EOF; sh x.sh`), `trap`, `PROMPT_COMMAND`, `make -f -` recipes,
-//! `expect` scripts, `git submodule foreach`, namerefs (listings and `read` are in
-//! `listing`).
+//! `git submodule foreach`, namerefs (listings and `read` are in `listing`, `expect` scripts
+//! in `expect`).
 //!
 //! Everything is bounded: at most [`MAX_EXPANSIONS`] function, alias and file expansions per
 //! input (past it the result is marked incomplete), none re-entered while it runs, files and
@@ -248,7 +248,13 @@ impl Norm<'_> {
     }
 
     /// Parse `text` as a script run by `runner` (a trap, a git alias, a recipe …).
-    fn run_text(&mut self, text: &str, runner: &str, arg: &str, base: &Frame) -> Option<Range> {
+    pub(crate) fn run_text(
+        &mut self,
+        text: &str,
+        runner: &str,
+        arg: &str,
+        base: &Frame,
+    ) -> Option<Range> {
         if text.trim().is_empty() {
             return None;
         }
@@ -276,7 +282,7 @@ impl Norm<'_> {
             .or_else(|| (!p.starts_with(['/', '~'])).then(|| p.to_string()))
     }
 
-    fn file_content(&self, path: &str) -> Option<String> {
+    pub(crate) fn file_content(&self, path: &str) -> Option<String> {
         let key = self.file_key(path)?;
         self.script.files.get(&key).cloned().flatten()
     }
@@ -371,7 +377,7 @@ impl Norm<'_> {
             "git" => self.follow_git(&cmd, base),
             "npm" | "pnpm" => self.follow_npm_scripts(&cmd, base),
             "make" | "gmake" => self.follow_make(&cmd, stdin_text, base),
-            "expect" => self.follow_expect(&cmd, stdin_text, base),
+            "expect" => self.follow_expect(idx, &cmd, stdin_text, base),
             _ => {}
         }
         self.follow_file_run(idx, &cmd, &raw, base);
@@ -593,42 +599,6 @@ impl Norm<'_> {
             .map(|l| l.trim_start_matches(['@', '-', '+']))
             .collect();
         let _ = self.run_text(&recipes.join("\n"), "make", "", base);
-    }
-
-    fn follow_expect(&mut self, cmd: &SimpleCommand, stdin: Option<&(String, bool)>, base: &Frame) {
-        let raw: Vec<&str> = cmd.raw_argv.iter().map(|w| w.text.as_str()).collect();
-        let script = if let Some(k) = raw.iter().position(|t| *t == "-c") {
-            raw.get(k + 1).map(|s| s.to_string())
-        } else if let Some(f) = raw.iter().skip(1).find(|t| !t.starts_with('-')) {
-            self.file_content(f)
-        } else {
-            stdin.map(|(b, _)| b.clone())
-        };
-        let Some(script) = script else {
-            return;
-        };
-        let mut shell = String::new();
-        for line in script.lines() {
-            let line = line.trim();
-            let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
-            let rest = rest.trim();
-            let text = match word {
-                "spawn" | "exec" | "system" => rest.trim_start_matches("-noecho").to_string(),
-                "send" => {
-                    let r = rest.trim_start_matches("--").trim();
-                    let r = r
-                        .strip_prefix('"')
-                        .and_then(|r| r.strip_suffix('"'))
-                        .or_else(|| r.strip_prefix('{').and_then(|r| r.strip_suffix('}')))
-                        .unwrap_or(r);
-                    r.replace("\\r", "\n").replace("\\n", "\n")
-                }
-                _ => continue,
-            };
-            shell.push_str(&text);
-            shell.push('\n');
-        }
-        let _ = self.run_text(&shell, "expect", "", base);
     }
 }
 
