@@ -441,6 +441,10 @@ impl Norm<'_> {
                 break;
             }
             let _ = self.parse_text(&e.text, &f);
+            if e.from_input {
+                // `sed 's/.*/rm &/e' list`: lines of the input are run as commands.
+                self.signal(Signal::ShellFromStdin { index: idx });
+            }
         }
         // Interpreter and database one-liners.
         for (language, text, literal) in interp::one_liners(&program, &raw) {

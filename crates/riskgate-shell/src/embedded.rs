@@ -2,13 +2,15 @@
 //! shell: `script -c CMD`, `vim -c '!CMD'`, `tar --checkpoint-action=exec=CMD`,
 //! `awk 'BEGIN { system("CMD") }'`, `perl -e 'system("CMD")'` (and Ruby, PHP, Python
 //! `os.system`), remote runners (`pssh -i CMD`, `pdsh -w hosts CMD`, `gcloud compute ssh
-//! --command CMD`). Each text found is parsed as a nested script by the walker.
+//! --command CMD`), GNU sed's `e` command and `s///e` flag (`sed`). Each text found is parsed
+//! as a nested script by the walker.
 
 use crate::model::Word;
 
 mod langs;
 mod lua;
 mod rlang;
+mod sed;
 
 /// One embedded command: the program that runs it, the text, and a remote target if the
 /// text runs on other hosts.
@@ -17,6 +19,8 @@ pub(crate) struct Embedded {
     pub runner: String,
     pub text: String,
     pub remote: Option<String>,
+    /// Part of the text is data the program reads (a line of sed's input run by `s///e`).
+    pub from_input: bool,
 }
 
 fn emb(runner: &str, text: &str, remote: Option<&str>) -> Embedded {
@@ -24,6 +28,7 @@ fn emb(runner: &str, text: &str, remote: Option<&str>) -> Embedded {
         runner: runner.to_string(),
         text: text.to_string(),
         remote: remote.map(str::to_string),
+        from_input: false,
     }
 }
 
@@ -267,6 +272,14 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                     out.push(emb(program, v, Some(host.unwrap_or("(vm)"))));
                 }
                 i += 1;
+            }
+        }
+        "sed" | "gsed" => {
+            for c in sed::commands(&args) {
+                out.push(Embedded {
+                    from_input: c.from_input,
+                    ..emb(program, &c.text, None)
+                });
             }
         }
         _ => {}
