@@ -178,7 +178,11 @@ impl Norm<'_> {
                 Next::Script(words) => {
                     // `sh -c SCRIPT NAME ARGS…`: the script's `$1` … are known for its parse.
                     let saved = self.env.get("@").cloned();
+                    let saved0 = self.env.get("0").cloned();
                     if let Some(pos) = &peeled.positional {
+                        // `$0` is the first word after the script (`sh -c '… "$0"' {}`).
+                        let zero = pos.first().filter(|w| !w.w.dynamic);
+                        self.set_var("0", zero.map(|w| w.w.text.clone()));
                         let known = pos
                             .iter()
                             .skip(1)
@@ -188,10 +192,12 @@ impl Norm<'_> {
                     }
                     let r = self.shell_string(words, p, outer, c, frame);
                     if peeled.positional.is_some() {
-                        match saved {
-                            Some(v) => self.set_var("@", v),
-                            None => {
-                                self.env.remove("@");
+                        for (name, old) in [("@", saved), ("0", saved0)] {
+                            match old {
+                                Some(v) => self.set_var(name, v),
+                                None => {
+                                    self.env.remove(name);
+                                }
                             }
                         }
                     }

@@ -1335,7 +1335,9 @@ fn peel_shell(prog: &str, argv: &[XWord]) -> Option<Peeled> {
 pub(crate) fn find_execs(argv: &[XWord]) -> Vec<(String, Vec<XWord>)> {
     let mut out = Vec::new();
     // `{}` stands for each file found: with a name filter, `ROOT/**/NAME` says what it is
-    // (`find ~/.ssh -name 'id_*' -exec cat {} ;` reads `~/.ssh/**/id_*`).
+    // (`find ~/.ssh -name 'id_*' -exec cat {} ;` reads `~/.ssh/**/id_*`); without one, any
+    // file under the root (`find /etc -type f -exec sh -c 'echo > "$1"' _ {} ;` empties
+    // `/etc/**`).
     let root = argv
         .iter()
         .skip(1)
@@ -1349,6 +1351,7 @@ pub(crate) fn find_execs(argv: &[XWord]) -> Vec<(String, Vec<XWord>)> {
         .filter(|n| !n.contains('/'));
     let found = match (root, name) {
         (Some(r), Some(n)) => Some(format!("{r}/**/{n}")),
+        (Some(r), None) => Some(format!("{r}/**")),
         _ => None,
     };
     let mut i = 1;

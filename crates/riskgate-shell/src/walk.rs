@@ -389,7 +389,13 @@ impl Norm<'_> {
                             self.expand_into(&w.value, frame, span, &mut values);
                         }
                     }
-                    None => values.push(XWord::lit("$@")),
+                    // `for f; do …` runs over the positional parameters.
+                    None => match self.env.get("@").cloned().flatten() {
+                        Some(v) => {
+                            values.extend(v.split(' ').filter(|w| !w.is_empty()).map(XWord::lit))
+                        }
+                        None => values.push(XWord::lit("$@")),
+                    },
                 }
                 // `for p in $(pgrep x)`, `for f in $files` (from a listing): the loop variable
                 // holds its entries.

@@ -256,6 +256,11 @@ impl Norm<'_> {
                 parameter: Parameter::Positional(n @ 1..),
                 indirect: false,
             } => self.element("@", *n as usize - 1).unwrap_or_else(dynamic),
+            // `$0`: known only inside `sh -c SCRIPT NAME …`.
+            ParameterExpr::Parameter {
+                parameter: Parameter::Special(SpecialParameter::ShellName),
+                indirect: false,
+            } => self.lookup("0", quoted).unwrap_or_else(dynamic),
             ParameterExpr::UseDefaultValues {
                 parameter: Parameter::Named(n),
                 indirect: false,

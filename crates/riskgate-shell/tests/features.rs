@@ -215,10 +215,25 @@ fn find_exec_and_xargs() {
     // With a name filter, `{}` says which files: ROOT/**/NAME.
     let c = get(&p, "rm --recursive --force /**/x");
     assert_eq!(c.wrappers[0].name, "find -exec");
+    // Without one, any file under the root: ROOT/**.
     let p = parse("find . -type d -exec rm -rf {} +");
-    assert!(has(&p, "rm --recursive --force {}"), "{:?}", canon(&p));
+    assert!(has(&p, "rm --recursive --force ./**"), "{:?}", canon(&p));
     let p = parse("sudo find . -execdir rm -rf {} +");
-    assert!(get(&p, "rm --recursive --force {}").privileged);
+    assert!(get(&p, "rm --recursive --force ./**").privileged);
+    // `sh -c`'s `$0`, `$1` and `for f;` are bound to `{}`.
+    let p = parse("find /etc -type f -exec sh -c 'echo > \"$1\"' _ {} \\;");
+    let c = get(&p, "echo");
+    assert_eq!(c.redirects[0].target.text, "/etc/**");
+    let p = parse("find /var/lib/db -exec sh -c 'shred -u \"$0\"' {} \\;");
+    assert!(has(&p, "shred --remove /var/lib/db/**"), "{:?}", canon(&p));
+    let p = parse("find /boot -type f -exec sh -c 'for f; do : > \"$f\"; done' sh {} +");
+    assert!(
+        p.commands
+            .iter()
+            .any(|c| c.redirects.iter().any(|r| r.target.text == "/boot/**")),
+        "{:?}",
+        p.commands
+    );
     let p = parse("find . -print0 | xargs -0 rm -rf");
     let c = get(&p, "rm --recursive --force");
     assert_eq!(c.wrappers[0].name, "xargs");

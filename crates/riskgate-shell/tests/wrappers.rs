@@ -60,7 +60,7 @@ fn cd_resolves_path_operands_only() {
     get(&p, "chown root:root /srv/x");
     let p = parse("cd /tmp && find / -maxdepth 1 -mindepth 1 -exec rm -rf {} +");
     get(&p, "find / -maxdepth 1 -mindepth 1 -exec rm -rf {} +");
-    get(&p, "rm --recursive --force {}");
+    get(&p, "rm --recursive --force /**");
     let p = parse("cd /tmp && find . -name '*.o' -delete");
     assert!(
         canon(&p).iter().any(|c| c.starts_with("find /tmp -name")),
