@@ -32,6 +32,7 @@ MIXED = {
     "round6.jsonl": (150, 150),
     "round8.jsonl": (100, 45),
     "round9.jsonl": (150, 150),
+    "flows.jsonl": (50, 40),
 }
 MIXED_KEYS = {"command", "label", "category", "note", "id"}
 MIN_TRAPS = 120
