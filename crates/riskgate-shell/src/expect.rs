@@ -344,6 +344,8 @@ struct Session {
     runs: Vec<(String, Target)>,
     /// Code and SQL typed into interpreters and clients: (language, program, text).
     code: Vec<(NestedLanguage, String, String)>,
+    /// A bound stopped the reading (nesting, typed text): the result is incomplete.
+    truncated: bool,
 }
 
 impl Session {
@@ -361,6 +363,7 @@ impl Session {
 
     fn script(&mut self, s: &str, depth: usize, secret: bool) {
         if depth > MAX_DEPTH {
+            self.truncated = true;
             return;
         }
         for cmd in tcl_commands(s) {
@@ -406,10 +409,12 @@ impl Session {
                 if secret {
                     return;
                 }
-                if let Some(w) = operands(&["-i"]).first()
-                    && self.typed.len() < MAX_SESSION_BYTES
-                {
-                    self.typed.push_str(w);
+                if let Some(w) = operands(&["-i"]).first() {
+                    if self.typed.len() + w.len() > MAX_SESSION_BYTES {
+                        self.truncated = true;
+                    } else {
+                        self.typed.push_str(w);
+                    }
                 }
             }
             "set" => {
@@ -480,9 +485,15 @@ impl Norm<'_> {
             vars: HashMap::new(),
             runs: Vec::new(),
             code: Vec::new(),
+            truncated: false,
         };
         s.script(&script, 0, false);
         s.flush();
+        if s.truncated {
+            self.limit(format!(
+                "expect script nested deeper than {MAX_DEPTH} or typing more than {MAX_SESSION_BYTES} bytes"
+            ));
+        }
         for (text, target) in s.runs {
             let mut f = base.clone();
             let arg = match &target {
@@ -524,6 +535,7 @@ mod tests {
             vars: HashMap::new(),
             runs: Vec::new(),
             code: Vec::new(),
+            truncated: false,
         };
         s.script(script, 0, false);
         s.flush();
@@ -585,7 +597,8 @@ mod tests {
     fn tcl_is_split_and_bounded() {
         assert_eq!(tcl_commands("a; b {c; d}\n# x\ne \"f;g\"").len(), 3);
         let deep = "if {1} {".repeat(50) + &"}".repeat(50);
-        let _ = session(&deep);
+        assert!(session(&deep).truncated);
+        assert!(!session("if {1} { send x }").truncated);
         let _ = tcl_words("\"unterminated {[$", &HashMap::new());
     }
 }
