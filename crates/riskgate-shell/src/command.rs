@@ -526,10 +526,32 @@ impl Norm<'_> {
                 });
             }
         }
-        // `bash <(curl …)`, `source <(wget -O- …)`: a process substitution run as a script.
-        if (unwrap::is_shell(&program) || program == "source")
-            && let Some(w) = p.argv.iter().skip(1).find(|w| w.feed.subst)
-        {
+        // `bash <(curl …)`, `source <(wget -O- …)`: a process substitution run as a script;
+        // `python3 <(aws s3 cp s3://b/k -)`, `node -e "$(unzip -p t.zip run.js)"`: the program
+        // text of an interpreter.
+        let code_word = if unwrap::is_shell(&program) || program == "source" {
+            p.argv.iter().skip(1).find(|w| w.feed.subst)
+        } else if interp::language(&program).is_some_and(|l| l != crate::NestedLanguage::Sql) {
+            let mut it = p.argv.iter().skip(1);
+            let mut found = None;
+            while let Some(w) = it.next() {
+                if matches!(
+                    w.text(),
+                    "-c" | "-e" | "-E" | "--eval" | "-r" | "-p" | "--print"
+                ) {
+                    found = it.next();
+                    break;
+                }
+                if !w.text().starts_with('-') {
+                    found = Some(w);
+                    break;
+                }
+            }
+            found.filter(|w| w.feed.downloader.is_some() || w.feed.decoder.is_some())
+        } else {
+            None
+        };
+        if let Some(w) = code_word {
             if let Some(d) = w.feed.downloader {
                 self.signal(Signal::DownloadToShell {
                     downloader: d,

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use brush_parser::ast;
 
 use crate::canon::program_name;
-use crate::ctx::{Frame, Norm, Range, XWord};
+use crate::ctx::{Feed, Frame, Norm, Range, XWord};
 use crate::interp::{self, Reader};
 use crate::{Listing, NestedInput, Origin, SimpleCommand, Word, Wrapper, unwrap};
 
@@ -40,6 +40,9 @@ pub(crate) struct State {
     pub namerefs: HashMap<String, String>,
     /// Variables that hold entries of a listing (`for p in $(pgrep x)`, `ps | while read p`).
     pub var_listing: HashMap<String, Listing>,
+    /// Variables assigned the output of a download or a decoder (`x=$(curl …)`,
+    /// `x=$(gpg -d f)`): expanding them carries that feed (`bash -c "$x"`).
+    pub var_feed: HashMap<String, Feed>,
     /// Expansions under way (no re-entry) and how many were made.
     expanding: Vec<String>,
     expansions: usize,
@@ -270,6 +273,23 @@ impl Norm<'_> {
             },
         });
         self.parse_text(text, &f)
+    }
+
+    /// Remember (or forget) that `name` holds downloaded or decoded text.
+    pub(crate) fn note_var_feed(&mut self, name: &str, feed: Feed) {
+        let vf = &mut self.script.var_feed;
+        if feed.downloader.is_none() && feed.decoder.is_none() {
+            vf.remove(name);
+        } else if vf.len() < MAX_DEFS || vf.contains_key(name) {
+            vf.insert(
+                name.to_string(),
+                Feed {
+                    downloader: feed.downloader,
+                    decoder: feed.decoder,
+                    ..Feed::default()
+                },
+            );
+        }
     }
 
     /// The key a path is remembered under (resolved against a literal `cd`).

@@ -525,6 +525,7 @@ impl Norm<'_> {
         // What the command's words draw from: `kill $(pgrep x)`, `ps | xargs kill`, `$pid`.
         let listing = self.listing_since(start);
         if p.argv.is_empty() {
+            let feed = self.feed_since(start);
             for (name, value) in &p.assignments {
                 let v = if value.dynamic {
                     crate::listing::mktemp_value(&value.text)
@@ -532,6 +533,7 @@ impl Norm<'_> {
                     Some(value.text.clone())
                 };
                 self.set_var(name, v);
+                self.note_var_feed(name, feed);
                 if let Some(l) = listing.clone().or_else(|| {
                     let w = XWord {
                         w: value.clone(),

@@ -218,7 +218,13 @@ impl Norm<'_> {
             ParameterExpr::Parameter {
                 parameter: Parameter::Named(n),
                 indirect: false,
-            } => self.lookup(n, quoted).unwrap_or_else(dynamic),
+            } => {
+                // `x=$(curl …); bash -c "$x"`: the value is still downloaded text.
+                if let Some(f) = self.script.var_feed.get(n.as_str()) {
+                    feed.merge(*f);
+                }
+                self.lookup(n, quoted).unwrap_or_else(dynamic)
+            }
             // `${!ref}`: the variable whose name `ref` holds.
             ParameterExpr::Parameter {
                 parameter: Parameter::Named(n),

