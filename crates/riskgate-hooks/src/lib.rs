@@ -12,7 +12,8 @@
 //!   a panic or the time limit answer `ask` (or `deny` where the agent cannot ask), never allow.
 //! - [`server`]: the hook server: a warm process per user and configuration that answers
 //!   hook calls sent over a Unix socket, so a call costs little more than starting a process.
-//! - [`install`]: registering the hook in each agent's settings file, idempotently.
+//! - [`install`]: registering the hook in each agent's settings file, idempotently;
+//!   [`mcp_install`]: registering `riskgate mcp` in the MCP configuration of agents that read one.
 //!
 //! ```
 //! use riskgate_hooks::{Agent, adapters};
@@ -28,6 +29,7 @@ pub mod content;
 pub mod error;
 pub mod install;
 pub mod judge;
+pub mod mcp_install;
 pub mod mcp_tools;
 mod ordered;
 pub mod patch;

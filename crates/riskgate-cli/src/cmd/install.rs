@@ -31,9 +31,30 @@ pub struct Args {
     /// Show the change as a diff; write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Register (or remove) `riskgate mcp` as an MCP server in the agent's MCP configuration
+    /// instead of the hook: claude `.mcp.json` (`--user`: `~/.claude.json`), gemini
+    /// `.gemini/settings.json`, cursor `.cursor/mcp.json`.
+    #[arg(long)]
+    pub(crate) mcp: bool,
 }
 
-fn project_dir() -> anyhow::Result<PathBuf> {
+impl Args {
+    pub(crate) fn agent(&self) -> Agent {
+        self.agent
+    }
+    pub(crate) fn scope(&self) -> Scope {
+        if self.user {
+            Scope::User
+        } else {
+            Scope::Project
+        }
+    }
+    pub(crate) fn dry_run(&self) -> bool {
+        self.dry_run
+    }
+}
+
+pub(crate) fn project_dir() -> anyhow::Result<PathBuf> {
     let cwd = std::env::current_dir().context("cannot read the current directory")?;
     Ok(cwd
         .ancestors()
@@ -62,6 +83,22 @@ fn target(args: &Args) -> anyhow::Result<PathBuf> {
     ))
 }
 
+/// The program an agent runs: `riskgate` when `riskgate` on PATH is this binary, else this
+/// binary's absolute path (unquoted).
+pub(crate) fn program() -> String {
+    let me = std::env::current_exe().and_then(std::fs::canonicalize).ok();
+    let on_path = std::env::var_os("PATH").and_then(|p| {
+        std::env::split_paths(&p)
+            .map(|d| d.join("riskgate"))
+            .find(|c| c.is_file())
+            .and_then(|c| std::fs::canonicalize(c).ok())
+    });
+    match me {
+        Some(me) if on_path.as_ref() != Some(&me) => me.to_string_lossy().into_owned(),
+        _ => "riskgate".to_string(),
+    }
+}
+
 /// The command the agent runs: `riskgate hook <agent>` when `riskgate` on PATH is this
 /// binary, else this binary's absolute path.
 fn hook_command(agent: Agent) -> String {
@@ -82,7 +119,7 @@ fn hook_command(agent: Agent) -> String {
     }
 }
 
-fn read(path: &Path) -> anyhow::Result<Option<String>> {
+pub(crate) fn read(path: &Path) -> anyhow::Result<Option<String>> {
     match std::fs::read_to_string(path) {
         Ok(t) => Ok(Some(t)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -90,13 +127,18 @@ fn read(path: &Path) -> anyhow::Result<Option<String>> {
     }
 }
 
-fn backup_path(path: &Path) -> PathBuf {
+pub(crate) fn backup_path(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_os_string();
     s.push(".riskgate.bak");
     PathBuf::from(s)
 }
 
-fn apply(path: &Path, old: Option<&str>, change: &Change, dry_run: bool) -> anyhow::Result<bool> {
+pub(crate) fn apply(
+    path: &Path,
+    old: Option<&str>,
+    change: &Change,
+    dry_run: bool,
+) -> anyhow::Result<bool> {
     let new = match change {
         Change::Unchanged => return Ok(false),
         Change::Write(t) => t.as_str(),
@@ -151,6 +193,9 @@ fn note(agent: Agent) -> Option<&'static str> {
 
 /// Run `riskgate install`.
 pub fn run_install(args: Args) -> anyhow::Result<ExitCode> {
+    if args.mcp {
+        return crate::cmd::install_mcp::run(&args, true);
+    }
     let path = target(&args)?;
     let old = read(&path)?;
     let command = hook_command(args.agent);
@@ -182,6 +227,9 @@ pub fn run_install(args: Args) -> anyhow::Result<ExitCode> {
 
 /// Run `riskgate uninstall`.
 pub fn run_uninstall(args: Args) -> anyhow::Result<ExitCode> {
+    if args.mcp {
+        return crate::cmd::install_mcp::run(&args, false);
+    }
     let path = target(&args)?;
     let old = read(&path)?;
     let change = install::uninstall(args.agent, &path, old.as_deref())?;

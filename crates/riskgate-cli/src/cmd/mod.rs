@@ -9,6 +9,7 @@ pub mod config;
 pub mod explain;
 pub mod hook;
 pub mod install;
+pub mod install_mcp;
 pub mod log;
 pub mod mcp;
 pub mod parse;
