@@ -309,6 +309,12 @@ pub fn effective_level(
         && lv.level > RiskLevel::Safe
         && lv.level < RiskLevel::Critical
         && is_data_modification(action, assessment)
+        // an analyzer that already rated it for production (SQL data writes): one level, once
+        && !assessment.findings.iter().any(|f| {
+            f.tags
+                .iter()
+                .any(|t| t == riskgate_model::PRODUCTION_RAISED_TAG)
+        })
     {
         let raised = lv.level.raised(1);
         lv.adjustments.push(format!(

@@ -189,6 +189,10 @@ impl Finding {
     }
 }
 
+/// The tag of a finding an analyzer already rated one level higher because the policy's
+/// environment is production (SQL data writes): the gate does not raise it a second time.
+pub const PRODUCTION_RAISED_TAG: &str = "production-raised";
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -39,7 +39,7 @@ pub use assessment::{
     Assessment, Explanation, INCOMPLETE_RULE, INCOMPLETE_SCORE, MAX_RESOURCES, combine_scores,
 };
 pub use decision::Decision;
-pub use finding::{Finding, Location, Span, score_contributions};
+pub use finding::{Finding, Location, PRODUCTION_RAISED_TAG, Span, score_contributions};
 pub use level::{ParseLevelError, RiskLevel};
 
 /// What kind of JSON value `v` is, for error messages about input (`expected an object, got

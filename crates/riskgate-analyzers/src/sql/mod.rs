@@ -174,6 +174,7 @@ impl Rating {
             level = level.raised(1);
             description = format!("{description} (production data)");
             tags.push("production".into());
+            tags.push(riskgate_model::PRODUCTION_RAISED_TAG.into());
         }
         let score = match level {
             RiskLevel::Safe => 5,
