@@ -26,6 +26,17 @@ SHELL = [
     "$(@(" * 8 + "rm -rf /", "$( (" * 10 + "rm -rf /", "\"$(" * 300 + "rm -rf /",
     "timeout 5 " * 65 + "rm -rf /", "ls;" * 300 + "rm -rf /", "(" * 200 + "rm -rf /",
     "`" * 101 + "rm -rf /", "${x:-" * 30 + "rm -rf /", "echo \u00e9\u0301 '\U0001F600' \"\u3000\" ; rm -rf /",
+    # embedded languages folded before their effects (issue 12): R, Lua, awk, JVM
+    "Rscript -e 'system(" + "paste0(" * 200 + "\"rm -rf /\"" + ")" * 200 + ")'",
+    "Rscript -e 'eval(parse(text=rawToChar(base64enc::base64decode(\"c3lzdGVtKCJybSAtcmYgfiIp\"))))'",
+    "Rscript -e '" + "".join(f"a{i} <- paste0(a{i-1}, a{i-1}); " for i in range(1, 40)) + "system(a39)'",
+    "lua -e 'os.execute(" + "\"a\" .. " * 3000 + "\"b\")'",
+    "lua -e 'local p=io.popen(\"sh\",\"w\") p:write(\"rm -rf ~\")' ; lua -e 'while true do t[#t+1]=1 end'",
+    "awk 'BEGIN{x=" + "\"r\" " * 5000 + "; system(x)}'",
+    "awk -v t=/ 'BEGIN{c=\"rm -rf \" t; c | getline; print \"x\" | \"sh\"}'",
+    "jshell <<< 'Runtime.getRuntime().exec(new String[]{\"sh\",\"-c\",\"rm -rf ~\"})'",
+    "echo '" + "new ProcessBuilder(" * 500 + "'| jshell -",
+    "groovy -e '" + "[" * 3000 + "].execute()'",
 ]
 
 SQL = [

@@ -493,6 +493,18 @@ impl Norm<'_> {
                         literal: *literal,
                     });
                 }
+                Some(Reader::Translated) => {
+                    for text in crate::embedded::stdin_commands(&program, body) {
+                        let f = nested_frame(
+                            Origin::Heredoc,
+                            Wrapper {
+                                name: program.clone(),
+                                args: vec![],
+                            },
+                        );
+                        let _ = self.parse_text(&text, &f);
+                    }
+                }
                 None => {}
             }
         }

@@ -7,6 +7,8 @@
 
 use crate::model::Word;
 
+mod awk;
+mod jvm;
 mod langs;
 mod lua;
 mod rlang;
@@ -86,24 +88,8 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
             }
         }
         "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
-            // The program text is the first argument that is not an option (or `-f` file).
-            let mut i = 0;
-            while let Some(a) = args.get(i) {
-                if matches!(*a, "-F" | "-v" | "-f" | "--field-separator" | "--assign") {
-                    i += 2;
-                    continue;
-                }
-                if a.starts_with('-') && a.len() > 1 {
-                    i += 1;
-                    continue;
-                }
-                for s in called_strings(a, &["system"]) {
-                    out.push(emb(program, &s, None));
-                }
-                for s in piped_strings(a) {
-                    out.push(emb(program, &s, None));
-                }
-                break;
+            for s in awk::commands(&args) {
+                out.push(emb(program, &s, None));
             }
         }
         // AppleScript: `do shell script "CMD"` runs CMD with sh.
@@ -162,6 +148,14 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                         let s = if js { js_env_to_shell(&s) } else { s };
                         out.push(emb(program, &s, None));
                     }
+                }
+            }
+        }
+        // JVM scripts: `groovy -e CODE`, `kotlinc -e CODE`, `kotlin -e CODE`
+        "groovy" | "kotlinc" | "kotlin" | "kotlinc-jvm" => {
+            for code in one_liner_code("ruby", &args) {
+                for s in jvm::commands(code) {
+                    out.push(emb(program, &s, None));
                 }
             }
         }
@@ -287,6 +281,41 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
     out
 }
 
+/// Programs whose script on standard input (a heredoc, a here-string, a pipe) is translated
+/// into commands by [`stdin_commands`]: jshell and groovysh with no script file, Lua and R
+/// reading `-` or no script.
+pub(crate) fn translates_stdin(program: &str, argv: &[Word]) -> bool {
+    let positional = argv
+        .iter()
+        .skip(1)
+        .any(|w| !w.text.starts_with('-') || w.dynamic);
+    match program {
+        "jshell" | "groovysh" => !positional,
+        "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => {
+            !positional && !argv.iter().any(|w| w.text == "-e")
+        }
+        "Rscript" | "rscript" => argv.iter().skip(1).any(|w| w.text == "-"),
+        "R" => !argv
+            .iter()
+            .any(|w| w.text == "-e" || w.text == "-f" || w.text.starts_with("--file")),
+        _ => false,
+    }
+}
+
+/// The commands a script read from standard input by `program` runs (see
+/// [`translates_stdin`]).
+pub(crate) fn stdin_commands(program: &str, script: &str) -> Vec<String> {
+    match program {
+        "jshell" | "groovysh" => jvm::commands(script),
+        "Rscript" | "rscript" | "R" => rlang::r_commands(script),
+        _ => {
+            let mut out = called_strings(script, &["os.execute", "io.popen"]);
+            out.extend(lua::lua_commands(script));
+            out
+        }
+    }
+}
+
 /// A vim command that runs a shell command: `!CMD`, `:!CMD`, `silent !CMD`, `r !CMD`.
 fn vim_shell(c: &str) -> Option<&str> {
     let c = c.trim_start_matches(':').trim_start();
@@ -364,20 +393,6 @@ fn called_strings(code: &str, calls: &[&str]) -> Vec<String> {
     out
 }
 
-/// `print … | "CMD"` and `"CMD" | getline` in awk.
-fn piped_strings(code: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for (i, _) in code.match_indices('|') {
-        if let Some(s) = leading_string(code[i + 1..].trim_start()) {
-            out.push(s);
-        }
-        if let Some(s) = trailing_string(code[..i].trim_end()) {
-            out.push(s);
-        }
-    }
-    out
-}
-
 /// Backtick command strings: `` `rm -rf ~` ``.
 /// `${process.env.NAME}` / `${Deno.env.get("NAME")}` → `${NAME}`; `${os.homedir()}` → `~`.
 fn js_env_to_shell(s: &str) -> String {
@@ -419,14 +434,6 @@ fn leading_string(s: &str) -> Option<String> {
         }
     }
     None
-}
-
-/// The string literal at the end of `s`.
-fn trailing_string(s: &str) -> Option<String> {
-    let q = s.chars().next_back().filter(|c| *c == '"' || *c == '\'')?;
-    let body = &s[..s.len() - 1];
-    let start = body.rfind(q)?;
-    Some(body[start + 1..].to_string())
 }
 
 #[cfg(test)]
@@ -473,8 +480,8 @@ mod tests {
             ["rm -rf ~"]
         );
         assert_eq!(
-            texts(&["awk", "BEGIN { print \"rm -rf ~\" | \"sh\" }"]).len(),
-            2
+            texts(&["awk", "BEGIN { print \"rm -rf ~\" | \"sh\" }"]),
+            ["rm -rf ~"]
         );
         assert_eq!(texts(&["perl", "-e", "system(\"rm -rf ~\")"]), ["rm -rf ~"]);
         assert_eq!(texts(&["ruby", "-e", "system('rm -rf /*')"]), ["rm -rf /*"]);

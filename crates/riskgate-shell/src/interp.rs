@@ -10,6 +10,8 @@ use crate::{NestedLanguage, Word};
 pub(crate) enum Reader {
     Shell,
     Lang(NestedLanguage),
+    /// A program whose script is translated into commands (`embedded::stdin_commands`).
+    Translated,
 }
 
 /// The language a program runs, if it is an interpreter or a database client.
@@ -314,6 +316,9 @@ pub(crate) fn stdin_reader(program: &str, argv: &[Word]) -> Option<Reader> {
         let arg = argv.get(1)?;
         return matches!(arg.text.as_str(), "/dev/stdin" | "-" | "/proc/self/fd/0")
             .then_some(Reader::Shell);
+    }
+    if crate::embedded::translates_stdin(program, argv) {
+        return Some(Reader::Translated);
     }
     let lang = language(program)?;
     if !one_liners(program, argv).is_empty() {

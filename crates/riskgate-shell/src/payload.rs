@@ -494,6 +494,30 @@ impl Norm<'_> {
                         });
                     }
                 }
+                Reader::Translated => {
+                    // jshell, groovysh, R, Lua: the commands their script runs
+                    let mut wrappers = consumer.wrappers.clone();
+                    wrappers.push(Wrapper {
+                        name: consumer.program.clone(),
+                        args: vec![],
+                    });
+                    let span = self.chain_span(&chain, ci, frame);
+                    let f = Frame {
+                        depth: frame.depth + 1,
+                        origin: if decoder.is_some() {
+                            Origin::Decoded
+                        } else {
+                            Origin::ShellString
+                        },
+                        wrappers,
+                        privileged: consumer.privileged,
+                        remote: consumer.remote.clone(),
+                        span: Some(span),
+                    };
+                    for cmd in crate::embedded::stdin_commands(&consumer.program, &text) {
+                        let _ = self.parse_text(&cmd, &f);
+                    }
+                }
                 Reader::Lang(language) => {
                     if let Some(d) = decoder {
                         self.signal(Signal::EncodedToShell {

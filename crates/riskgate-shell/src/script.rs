@@ -519,6 +519,8 @@ impl Norm<'_> {
                 command_index: idx,
                 literal: true,
             }),
+            // script files are only ever read as a shell or an interpreter's code here
+            Reader::Translated => {}
         }
     }
 
