@@ -16,6 +16,7 @@ use super::analysis::{Analysis, Arg, ArgValue, Call, EmbeddedCommand};
 
 mod effects;
 mod scan;
+mod vars;
 
 use effects::*;
 use scan::*;
@@ -81,6 +82,8 @@ pub(crate) fn extract(a: &mut Analysis, code: &str, language: Language) {
 fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
     WINDOW_HIT.with(|w| w.set(false));
     ARG_BYTES.with(|n| n.set(0));
+    // variables first: the scanner's values read the literals they hold
+    let vars = vars::assignments(code, language);
     let mut calls = scan(code, language);
     if WINDOW_HIT.with(|w| w.replace(false)) {
         a.incomplete = true;
@@ -106,6 +109,17 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
         })
         .collect();
     let socket = calls.iter().find(|c| is_socket(&c.name));
+    // a variable's literal value; temporary directories the code made are left out
+    let resolved = |v: &Val| -> Option<Val> {
+        match v {
+            Val::Other(t) => match vars::resolve(t, &vars) {
+                Some(vars::VarVal::Str(s)) => Some(Val::Str(s.clone())),
+                Some(vars::VarVal::Temp) => None,
+                _ => Some(v.clone()),
+            },
+            _ => Some(v.clone()),
+        }
+    };
     let mut out: Vec<EmbeddedCommand> = Vec::new();
     for c in &calls {
         if out.len() >= MAX_CALLS {
@@ -125,7 +139,13 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
         };
         // deletion targets: literal paths, or the glob the code iterates over
         let targets = |from: usize| -> Vec<String> {
-            let mut t: Vec<String> = c.args.iter().skip(from).map(Val::word).collect();
+            let mut t: Vec<String> = c
+                .args
+                .iter()
+                .skip(from)
+                .filter_map(&resolved)
+                .map(|v| v.word())
+                .collect();
             if t.iter().all(|w| w == "$ARG") && !globs.is_empty() {
                 t = globs.clone();
             }
@@ -138,10 +158,16 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                 if request {
                     a.dynamic_code.push(pseudo_call(c, language));
                 }
-                let text = match c.args.as_slice() {
+                let args: Vec<Val> = c.args.iter().filter_map(&resolved).collect();
+                let text = match args.as_slice() {
                     [] => continue,
                     [Val::Str(s)] | [Val::Cmd(s)] => s.clone(),
-                    [Val::Other(_)] => "$ARG".to_string(),
+                    [Val::Other(t)] => match vars::resolve(t, &vars) {
+                        Some(vars::VarVal::Remote(u)) => {
+                            format!("curl -s {} | sh", join_argv(std::slice::from_ref(u)))
+                        }
+                        _ => "$ARG".to_string(),
+                    },
                     many => join_argv(&many.iter().map(Val::word).collect::<Vec<_>>()),
                 };
                 let dynamic = text.contains("$ARG");
@@ -228,11 +254,36 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                     extract_at(a, s, language, depth + 1);
                 }
                 Some(Val::Str(_)) => a.incomplete = true,
-                Some(_) => a.dynamic_code.push(pseudo_call(c, language)),
+                Some(v) => {
+                    a.dynamic_code.push(pseudo_call(c, language));
+                    // code received from the network and run: `$c = get(URL); eval $c`
+                    let text = match v {
+                        Val::Other(t) => t.as_str(),
+                        _ => "",
+                    };
+                    let remote = match vars::resolve(text, &vars) {
+                        Some(vars::VarVal::Remote(u)) => Some(u.clone()),
+                        _ => vars::url_in(&c.raw, &vars),
+                    };
+                    if let Some(u) = remote {
+                        emit(format!("curl -s {} | sh", join_argv(&[u])), false);
+                    }
+                }
                 None => {}
             },
             Effect::None => {}
         }
+    }
+    // commands written into a shell opened for writing
+    for text in vars::shell_writes(code, language, &vars) {
+        out.push(EmbeddedCommand {
+            argv: None,
+            text,
+            dynamic: false,
+            via: format!("{} write to a shell", lang_name(language)),
+            span: Span::new(0, code.len()),
+            line: 1,
+        });
     }
     a.commands.extend(out);
     // a socket whose descriptors become the standard streams of an `exec`ed shell

@@ -4,7 +4,15 @@
 use base64::Engine as _;
 use riskgate_model::Language;
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use super::{ARG_BYTES, FCall, MAX_ARG_BYTES, MAX_CALLS, Val, WINDOW, WINDOW_HIT};
+
+thread_local! {
+    /// Variables of the snippet being scanned that hold a literal (see `vars`).
+    pub(super) static VARS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
+}
 
 pub(super) fn scan(code: &str, lang: Language) -> Vec<FCall> {
     let b = code.as_bytes();
@@ -213,6 +221,11 @@ pub(super) fn call_args(code: &str, j: usize, lang: Language) -> (Option<Vec<Val
                 && k > j
                 && (matches!(c, b'"' | b'\'' | b'`' | b'$' | b'@' | b'-')
                     || c.is_ascii_digit()
+                    // a sink given an expression: `eval Net::HTTP.get(…)`, `system cmd`
+                    || c.is_ascii_alphabetic()
+                        && ["eval", "system", "exec", "spawn", "unlink", "rmtree", "remove_tree"]
+                            .iter()
+                            .any(|n| code.get(..j).is_some_and(|h| h.ends_with(n)))
                     || code.get(k..).is_some_and(|r| {
                         r.starts_with("glob")
                             || r.starts_with("Dir")
@@ -414,6 +427,9 @@ pub(super) fn value(p: &str, lang: Language, depth: usize) -> Val {
     }
     if let Some(rest) = p.strip_prefix("glob ") {
         return value(rest, lang, depth + 1);
+    }
+    if let Some(s) = VARS.with(|v| v.borrow().get(p).cloned()) {
+        return Val::Str(s);
     }
     if let Some(rest) = p.strip_prefix("Dir[")
         && let Some(inner) = rest.strip_suffix(']')
