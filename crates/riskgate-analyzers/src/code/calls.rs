@@ -24,6 +24,8 @@ pub(crate) struct Scope {
     pub aliases: HashMap<String, String>,
     pub consts: HashMap<String, ArgValue>,
     pub star: Vec<String>,
+    /// Names changed in place anywhere (`b += c`, `n++`): never constants.
+    pub mutated: std::collections::HashSet<String>,
 }
 
 pub(crate) struct Walker<'a> {
@@ -50,6 +52,17 @@ pub(crate) fn collect(toks: &[Token], lang: Language, code: &str, a: &mut Analys
     if lang == Language::Python {
         for (k, v) in [("Path", "pathlib.Path"), ("PurePath", "pathlib.PurePath")] {
             scope.aliases.insert(k.into(), v.into());
+        }
+    }
+    // `b += c` inside a callback changes `b` wherever it is: `let b = ''` is not a constant
+    for (k, t) in toks.iter().enumerate() {
+        let augmented = toks.get(k + 1).is_some_and(|n| {
+            matches!(&n.kind, TokenKind::Punct(p)
+                if p.len() >= 2 && p.ends_with('=') && !matches!(p.as_str(), "==" | "!=" | "<=" | ">=" | "===" | "!==" | "=>")
+                    || p == "++" || p == "--")
+        });
+        if augmented && let Some(name) = t.ident() {
+            scope.mutated.insert(name.to_string());
         }
     }
     let budget = Cell::new(FOLD_BUDGET);

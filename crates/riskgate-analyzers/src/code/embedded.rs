@@ -122,6 +122,8 @@ pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
             None => {}
         }
     }
+    let writes = shell_writes(&calls);
+    a.commands.extend(writes);
     // interpreters inside commands: `python -c CODE`, `node -e CODE`, `sh -c TEXT`
     let commands = a.commands.clone();
     for cmd in &commands {
@@ -412,6 +414,74 @@ fn command_of(call: &Call) -> Option<EmbeddedCommand> {
         }
     }
     None
+}
+
+/// Calls that start a program the code can write to.
+const SPAWNERS: [&str; 7] = [
+    "os.popen",
+    "subprocess.Popen",
+    "subprocess.run",
+    "child_process.spawn",
+    "child_process.exec",
+    "pexpect.spawn",
+    "asyncio.create_subprocess_exec",
+];
+
+/// What the code writes into a shell it started: `os.popen('sh', 'w').write(CMD)`,
+/// `Popen(['bash'], stdin=PIPE).communicate(CMD)`, `run(['sh'], input=CMD)`,
+/// `spawn('sh').stdin.write(CMD)`: each written text is a command the shell runs.
+fn shell_writes(calls: &[Call]) -> Vec<EmbeddedCommand> {
+    let is_shell = |text: &str| {
+        let first = text.split_whitespace().next().unwrap_or("");
+        let base = first.rsplit('/').next().unwrap_or(first);
+        matches!(base, "sh" | "bash" | "dash" | "zsh" | "ksh" | "ash")
+            && text
+                .split_whitespace()
+                .nth(1)
+                .is_none_or(|w| w == "-s" || w == "-i")
+    };
+    let shells: Vec<&str> = SPAWNERS
+        .iter()
+        .copied()
+        .filter(|sp| {
+            calls
+                .iter()
+                .any(|c| c.is(&[sp]) && command_of(c).is_some_and(|e| is_shell(&e.text)))
+        })
+        .collect();
+    let mut out = Vec::new();
+    if shells.is_empty() {
+        return out;
+    }
+    for c in calls {
+        let written = if shells.iter().any(|sp| c.is(&[sp])) {
+            c.kwarg("input")
+        } else if shells
+            .iter()
+            .any(|sp| c.name.starts_with(&format!("{sp}().")))
+            && matches!(
+                c.method.as_str(),
+                "write" | "writelines" | "communicate" | "end" | "sendline" | "send"
+            )
+        {
+            c.arg(0).or_else(|| c.kwarg("input"))
+        } else {
+            None
+        };
+        let Some(text) = written.and_then(|x| x.value.text()) else {
+            continue;
+        };
+        let dynamic = matches!(written.map(|x| &x.value), Some(ArgValue::Dynamic(_)));
+        out.push(EmbeddedCommand {
+            argv: None,
+            text: text.replace("{}", "$ARG").trim_end().to_string(),
+            dynamic,
+            via: format!("{} (written to a shell)", c.name),
+            span: c.span,
+            line: c.line,
+        });
+    }
+    out
 }
 
 fn sql_of(call: &Call) -> Option<EmbeddedSql> {
