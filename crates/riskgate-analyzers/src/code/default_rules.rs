@@ -41,5 +41,6 @@ pub fn default_rules() -> Vec<RiskRule> {
     lesser::push(&mut r);
     // what the code's parts do together (bulk kills, reverse shells, untrusted input …)
     r.extend(super::effects::rules());
+    r.extend(super::loops::rules());
     r
 }

@@ -17,6 +17,7 @@ mod fold;
 mod foreign;
 mod lex_js;
 mod lex_python;
+mod loops;
 mod matchers;
 mod resources;
 mod rule;
