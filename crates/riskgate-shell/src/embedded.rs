@@ -348,10 +348,13 @@ fn one_liner_code<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
             i += 2;
             continue;
         }
-        // Attached or clustered: `-le 'code'`, `-ne'code'`.
+        // Attached or clustered: `-le 'code'`, `-ne'code'` (not `-MLWP::Simple`, `-Ilib`).
         if program == "perl"
             && a.starts_with('-')
             && !a.starts_with("--")
+            && !a.starts_with("-M")
+            && !a.starts_with("-m")
+            && !a.starts_with("-I")
             && let Some(pos) = a.find(['e', 'E'])
         {
             let rest = &a[pos + 1..];

@@ -105,6 +105,17 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
                 if t == "--" || !t.starts_with('-') {
                     break;
                 }
+                // `-MLWP::Simple`, `-Ilib`, `-rsocket`: an option with its value attached
+                if t.starts_with("-M")
+                    || t.starts_with("-m")
+                    || t.starts_with("-I")
+                    || t.starts_with("-d:")
+                    || t.starts_with("-r") && !program.starts_with("php")
+                {
+                    // `-r socket`: the value is the next word
+                    i += if t.len() == 2 { 2 } else { 1 };
+                    continue;
+                }
                 if !t.starts_with("--") {
                     let body = &t[1..];
                     if let Some(k) = body.find(|c| c == flag || (flag == 'e' && c == 'E')) {
