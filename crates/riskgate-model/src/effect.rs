@@ -451,8 +451,13 @@ fn home_relative(path: &str) -> Option<&str> {
     None
 }
 
+/// Everything under a directory: `~`, `~/*`, `~/.*`, `~/**` (every file below it, as `find ~
+/// -exec … {}` reads).
 fn is_everything(rest: &str) -> bool {
-    matches!(rest.trim_end_matches('/'), "" | "*" | "." | ".*")
+    matches!(
+        rest.trim_end_matches('/'),
+        "" | "*" | "**" | "**/*" | "." | ".*"
+    )
 }
 
 fn has_segment(path: &str, list: &[&str]) -> bool {
@@ -744,6 +749,7 @@ mod tests {
             ("~", Home),
             ("~/", Home),
             ("$HOME/*", Home),
+            ("~/**", Home),
             ("~/Downloads/x.zip", UserData),
             ("~/.cache/pip", BuildOutput),
             ("/usr/share/base-passwd/group.master", System),
