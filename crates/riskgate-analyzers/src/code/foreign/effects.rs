@@ -89,7 +89,14 @@ pub(super) fn is_glob(name: &str) -> bool {
 pub(super) fn is_socket(name: &str) -> bool {
     matches!(
         name,
-        "socket" | "connect" | "IO::Socket::INET->new" | "IO::Socket::INET.new"
+        "socket"
+            | "connect"
+            | "IO::Socket::INET->new"
+            | "IO::Socket::INET.new"
+            // `new IO::Socket::INET(…)` (indirect object syntax)
+            | "IO::Socket::INET"
+            | "IO::Socket::IP"
+            | "IO::Socket::IP.new"
     ) || matches!(
         name,
         "TCPSocket.new" | "TCPSocket.open" | "Socket.tcp" | "fsockopen" | "stream_socket_client"
