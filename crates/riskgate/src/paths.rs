@@ -13,12 +13,12 @@
 //! | other `.git/` internals | `path.git-internals` | HIGH |
 //! | a project policy file `.riskgate.*` | `path.riskgate-policy` | HIGH |
 //! | an agent's settings or hooks file (`.claude/settings*.json`, `.gemini/settings.json`, `.codex/`, `.cursor/hooks.json`, `.github/hooks/`) | `path.agent-config` | HIGH |
-//! | `.env` files (not `.env.example`): deleting / writing | `path.env-file` | HIGH / MEDIUM |
-//! | CI configuration (`.github/workflows/`, `.gitlab-ci.yml` …) | `path.ci-config` | MEDIUM |
+//! | `.env` files (not `.env.example`) | `path.env-file` | HIGH |
+//! | CI configuration (`.github/workflows/`, `.gitlab-ci.yml` …) | `path.ci-config` | HIGH |
 //! | credentials (`~/.ssh`, `~/.aws`, `~/.kube`, `.netrc` …) | `path.credentials` | HIGH |
 //! | shell start-up files, autostart, cron (persistence) | `path.persistence` | HIGH |
 //! | system directories (`/etc`, `/usr`, `/var` …) | `path.system` | HIGH |
-//! | anywhere else outside the project (temporary directories excepted) | `path.outside-project` | MEDIUM |
+//! | anywhere else outside the project (temporary directories excepted): an application's files two levels down the home directory (`~/.config/acme/x.toml`) / anything else | `path.outside-project` | MEDIUM / HIGH |
 //! | a backup copy (`nginx.conf.bak`, `x.orig`, `x~`) outside the project | none of credentials, persistence, system, outside-project | |
 //! | dependency manifests (`package.json`, `Cargo.toml` …) | `path.dependency-manifest` | MEDIUM |
 //! | lockfiles | `path.lockfile` | MEDIUM |
@@ -375,16 +375,10 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
         );
     }
     if is_env_file(&abs) {
-        // Deleting one loses secrets that are in no repository; writing one is how a project
-        // is set up (`cp .env.example .env`), a change to review, not a loss.
-        let (level, score) = match op {
-            WriteOp::Delete => (RiskLevel::High, 65),
-            WriteOp::Write | WriteOp::Edit => (RiskLevel::Medium, 50),
-        };
         push(
             "path.env-file",
-            level,
-            score,
+            RiskLevel::High,
+            65,
             format!("{verb} an environment file ({rel_or_abs}): secrets and deployment settings"),
         );
     }
@@ -393,11 +387,9 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
     {
         push(
             "path.ci-config",
-            RiskLevel::Medium,
-            50,
-            format!(
-                "{verb} CI/CD configuration ({r}): runs with the pipeline's secrets; review what it will run"
-            ),
+            RiskLevel::High,
+            65,
+            format!("{verb} CI/CD configuration ({r}): runs with the pipeline's secrets"),
         );
     }
     // A copy made beside a file under a backup name (`nginx.conf.bak`, `.bashrc.orig`,
@@ -440,10 +432,33 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
                 format!("{verb} a system file outside the project ({shown})"),
             );
         } else if !in_temp && !critical_system && !agent_cfg {
+            // An application's own files deep in the home directory (`~/.config/acme/x.toml`,
+            // `~/Downloads/report.pdf`) are a change to review; a dotfile at the top of the
+            // home directory (`~/.gitconfig`, `~/.npmrc`, `~/.bash_aliases`), a directory on
+            // the PATH and anything outside the home directory are not.
+            let app_file = project.home.as_ref().is_some_and(|h| {
+                abs.strip_prefix(h).is_ok_and(|rel| {
+                    let parts: Vec<String> = rel
+                        .components()
+                        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                        .collect();
+                    parts.len() >= 3
+                        && !matches!(
+                            (parts[0].as_str(), parts[1].as_str()),
+                            (".local", "bin") | (".config", "git") | (".config", "nvim")
+                        )
+                        && !matches!(parts[0].as_str(), "bin" | ".vim" | ".emacs.d" | ".git")
+                })
+            });
+            let (level, score) = if app_file {
+                (RiskLevel::Medium, 50)
+            } else {
+                (RiskLevel::High, 65)
+            };
             push(
                 "path.outside-project",
-                RiskLevel::Medium,
-                50,
+                level,
+                score,
                 format!("{verb} a file outside the project ({shown})"),
             );
         }
