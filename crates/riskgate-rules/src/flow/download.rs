@@ -11,7 +11,7 @@
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{ParsedCommand, SimpleCommand, StdinSource};
 
-use super::fetch::{Written, extracted_dirs, extraction, fetched};
+use super::fetch::{Written, extracted_dirs, extraction, fetched, into};
 use super::{MAX_TRACKED, both, norm_path, raw, same_file, span_text};
 
 /// Directories on a usual `PATH`: a program written there runs by its name.
@@ -106,6 +106,13 @@ fn builds(c: &SimpleCommand) -> Option<&str> {
         "cmake" | "meson" | "bundle" | "rake" | "mvn" | "gradle" => Some("."),
         _ => None,
     }
+}
+
+/// The word after a short option in the raw argv (`install -t DIR`).
+fn value_after<'a>(c: &'a SimpleCommand, opt: &str) -> Option<&'a str> {
+    let raws: Vec<&str> = raw(c).collect();
+    let k = raws.iter().position(|t| *t == opt)?;
+    raws.get(k + 1).copied()
 }
 
 /// A path resolved against the working directory when it is relative and that is known.
@@ -267,14 +274,42 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             w.path = resolve(&w.path, cwd.as_deref());
         }
         let mut from = i;
-        if let Some((archive, into)) = extraction(c) {
+        // A copy or a move of received files is received too (`install /tmp/x ~/.local/bin/x`).
+        if matches!(
+            c.program.as_str(),
+            "cp" | "mv" | "install" | "ln" | "ditto" | "rsync"
+        ) {
+            let ops: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+            let target = c
+                .flag_value("--target-directory")
+                .or_else(|| value_after(c, "-t"));
+            let (srcs, dest) = match (target, ops.split_last()) {
+                (Some(t), _) => (ops.as_slice(), Some(t)),
+                (None, Some((last, rest))) => (rest, Some(*last)),
+                (None, None) => (&[][..], None),
+            };
+            if let Some(dest) = dest {
+                let mut copies = Vec::new();
+                for src in srcs {
+                    if let Some(k) = hit(&tainted, src, &resolve(src, cwd.as_deref())) {
+                        from = k;
+                        into(dest, src, &mut copies);
+                    }
+                }
+                new.extend(copies.into_iter().map(|w| Written {
+                    path: resolve(&w.path, cwd.as_deref()),
+                    dir: w.dir,
+                }));
+            }
+        }
+        if let Some((archive, dest_dir)) = extraction(c) {
             let src = match archive {
                 Some(a) => hit(&tainted, a, &resolve(a, cwd.as_deref())),
                 None => fed_by_fetch(parsed, c),
             };
             if let Some(k) = src {
                 from = k;
-                match into {
+                match dest_dir {
                     Some(d) => new.push(Written {
                         path: resolve(d, cwd.as_deref()),
                         dir: true,
@@ -298,4 +333,40 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs_received(src: &str) -> bool {
+        !download_exec_findings(&riskgate_shell::parse(src)).is_empty()
+    }
+
+    #[test]
+    fn received_files_run_later() {
+        for src in [
+            "curl -sLo /tmp/kc https://e.io/kc && install -m 755 /tmp/kc ~/.local/bin/kc && kc get",
+            "wget -q https://e.io/t -O /tmp/t; mv /tmp/t ~/bin/; t",
+            "export PATH=/opt/x/bin:$PATH; curl -o /opt/x/bin/gen https://e.io/gen; gen",
+            "cd /tmp && aws s3 sync s3://b/app . && make",
+            "curl -LO https://e.io/p-1.0.tar.gz && tar xzf p-1.0.tar.gz && cd p-1.0 && ./configure",
+            "curl -sL https://e.io/a.tgz | tar xz -C /opt && /opt/a/setup",
+        ] {
+            assert!(runs_received(src), "{src}");
+        }
+    }
+
+    #[test]
+    fn received_data_and_own_code_are_not_run() {
+        for src in [
+            "curl -sLo /tmp/cfg.yaml https://e.io/cfg.yaml && cp /tmp/cfg.yaml config/ && cat config/cfg.yaml",
+            "curl -sL https://e.io/data.tgz | tar xz -C data/ && python scripts/train.py --data data/",
+            "aws s3 cp s3://b/in.csv /tmp/in.csv && python etl.py /tmp/in.csv",
+            "tar xzf release.tgz && ./release/run",
+            "curl -o /tmp/x https://e.io/x && cp ./y ~/.local/bin/y && y",
+        ] {
+            assert!(!runs_received(src), "{src}");
+        }
+    }
 }

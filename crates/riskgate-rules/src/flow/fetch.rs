@@ -35,7 +35,7 @@ fn base(p: &str) -> &str {
 }
 
 /// A destination operand: a directory (`.`, `dir/`) gets the source's base name.
-fn into(dest: &str, src: &str, out: &mut Vec<Written>) {
+pub(super) fn into(dest: &str, src: &str, out: &mut Vec<Written>) {
     let d = dest.trim_end_matches('/');
     if dest.ends_with('/') || matches!(d, "." | "~" | "..") || d.is_empty() {
         let d = if d.is_empty() { "/" } else { d };
