@@ -55,6 +55,27 @@ const GROWTH: [&str; 25] = [
     "pcntl_fork",
 ];
 
+/// A body that waits on each pass (a connection, a queue, input, a timer) is a server or a
+/// worker, not an exhaustion loop.
+const WAITS: [&str; 16] = [
+    "accept(",
+    "recv(",
+    "read(",
+    "readline(",
+    "input(",
+    "sleep(",
+    "wait(",
+    ".get(",
+    "select(",
+    "poll(",
+    "await ",
+    "gets",
+    "getline",
+    "STDIN",
+    "<>",
+    ".next(",
+];
+
 const EXITS: [&str; 8] = [
     "break", "return", "exit", "raise", "throw", "last;", "last ", "die",
 ];
@@ -104,7 +125,8 @@ fn endless_growth(a: &Analysis) -> Vec<Hit> {
             let body = body_of(text, k, header.len());
             let grows = GROWTH.iter().any(|g| body.contains(g));
             let exits = EXITS.iter().any(|e| contains_word(body, e));
-            if grows && !exits {
+            let waits = WAITS.iter().any(|w| body.contains(w));
+            if grows && !exits && !waits {
                 let line = text[..k].matches('\n').count() as u32 + 1;
                 let end = (k + header.len() + body.len()).min(text.len());
                 let matched = text
@@ -296,6 +318,32 @@ mod tests {
         );
         assert_eq!(
             hits("loop { l = gets; break unless l; a << l }", Language::Ruby),
+            0
+        );
+        // servers and workers wait on each pass
+        assert_eq!(
+            hits(
+                "while True:\n    conn, addr = srv.accept()\n    threading.Thread(target=h, args=(conn,)).start()\n",
+                py
+            ),
+            0
+        );
+        assert_eq!(
+            hits(
+                "while True:\n    item = q.get()\n    done.append(item)\n",
+                py
+            ),
+            0
+        );
+        assert_eq!(
+            hits("while (true) { const m = await next(); out.push(m) }", js),
+            0
+        );
+        assert_eq!(
+            hits(
+                "while True:\n    samples.append(read_sensor())\n    time.sleep(60)\n",
+                py
+            ),
             0
         );
     }
