@@ -64,6 +64,8 @@ enum Command {
     Completions(cmd::completions::CompletionArgs),
     /// Print the man page (roff), or write one page per subcommand into a directory.
     Man(cmd::completions::ManArgs),
+    /// Repositories: rate what CI pipelines, build files and package scripts will run.
+    Repo(cmd::repo::Args),
 }
 
 /// The command-line definition (for completions and the man page).
@@ -96,6 +98,7 @@ fn main() -> ExitCode {
         Command::Explain(args) => cmd::explain::run(args),
         Command::Completions(args) => cmd::completions::run_completions(args),
         Command::Man(args) => cmd::completions::run_man(args),
+        Command::Repo(args) => cmd::repo::run(args),
     };
     match result {
         Ok(code) => code,

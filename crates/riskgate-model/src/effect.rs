@@ -551,7 +551,8 @@ pub fn classify_path(path: &str) -> TargetClass {
         {
             return TargetClass::Temp;
         }
-        if under(p, "/var/cache") {
+        // package managers' caches and indexes, downloaded again on the next update
+        if under(p, "/var/cache") || under(p, "/var/lib/apt/lists") {
             return TargetClass::BuildOutput;
         }
         if SYSTEM_DIRS.iter().any(|d| under(p, d)) {

@@ -317,6 +317,9 @@ pub(crate) enum Hit {
 
 /// Evaluate a rule of any kind against one command view (raw patterns are not evaluated here).
 pub(crate) fn rule_matches_command(rule: &Rule, view: &CommandView<'_>) -> Option<Hit> {
+    if prints_only(rule) && stdout_to_file(view.cmd) {
+        return None;
+    }
     match &rule.matcher {
         Matcher::Command(m) => command_matches(rule, m, view).then_some(Hit::Command(view.index)),
         Matcher::Pattern(p) if p.on == crate::rule::Target::Canonical => {
@@ -428,4 +431,21 @@ mod tests {
             Some(2)
         );
     }
+}
+
+/// A rule tagged `terminal-output` is about what a command prints (a secret reaching the
+/// terminal, a transcript or a CI log): it does not fire when the command's output goes to a
+/// file instead (`echo "…$TOKEN" > ~/.npmrc`; what that write does is rated by its effect).
+fn prints_only(r: &Rule) -> bool {
+    r.tags().iter().any(|t| t == "terminal-output")
+}
+
+/// Whether `c`'s standard output is redirected to a file (not a `/dev/` device).
+fn stdout_to_file(c: &riskgate_shell::SimpleCommand) -> bool {
+    c.redirects.iter().any(|r| {
+        matches!(
+            r.op.as_str(),
+            ">" | ">>" | ">|" | "1>" | "1>>" | "&>" | "&>>"
+        ) && !r.target.text.starts_with("/dev/")
+    })
 }

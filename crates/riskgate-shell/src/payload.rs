@@ -206,6 +206,27 @@ pub(crate) fn produce(c: &SimpleCommand) -> Option<String> {
         return None;
     }
     match c.program.as_str() {
+        // a new, empty file or directory under the temporary directory (or the one given)
+        "mktemp" => {
+            let mut dir = "/tmp".to_string();
+            let mut template: Option<&str> = None;
+            let mut words = c.raw_argv.iter().skip(1).map(|w| w.text.as_str());
+            while let Some(w) = words.next() {
+                if w == "-p" || w == "--tmpdir" {
+                    dir = words.next()?.to_string();
+                } else if let Some(d) = w.strip_prefix("--tmpdir=").or_else(|| w.strip_prefix("-p"))
+                {
+                    dir = d.to_string();
+                } else if !w.starts_with('-') {
+                    template = Some(w);
+                }
+            }
+            let name = template.unwrap_or("tmp.XXXXXXXXXX");
+            if name.contains('/') {
+                return Some(format!("{name}\n"));
+            }
+            Some(format!("{}/{name}\n", dir.trim_end_matches('/')))
+        }
         "echo" => {
             let (n, e, i) = echo_flags(c);
             let mut s = c

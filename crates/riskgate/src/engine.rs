@@ -111,18 +111,33 @@ impl Engine {
     }
 
     /// [`Engine::assess_command_full`] in `scope` (if any) with `cwd` as working directory.
+    /// In a scope, a command that runs what a project file defines (`npm install`, `make T`,
+    /// `docker build .`, `./x.sh` …) is rated with what it will run (see [`crate::project`]).
     pub fn assess_command_in(
         &self,
         command: &str,
         scope: Option<&crate::verdict::Scope>,
         cwd: &Path,
     ) -> (Assessment, Targets) {
+        self.assess_command_depth(command, scope, cwd, 0)
+    }
+
+    /// [`Engine::assess_command_in`] for a command that is itself a definition `depth` levels
+    /// deep (definitions are followed up to [`crate::project::MAX_DEPTH`]).
+    pub(crate) fn assess_command_depth(
+        &self,
+        command: &str,
+        scope: Option<&crate::verdict::Scope>,
+        cwd: &Path,
+        depth: u32,
+    ) -> (Assessment, Targets) {
         let run = || {
             let parsed = riskgate_shell::parse(command);
-            let targets = Targets {
+            let mut targets = Targets {
                 writes: write_targets_of(&parsed),
                 removals: removal_targets_of(&parsed),
                 settings_appends: settings_appends_of(&parsed),
+                definitions: Vec::new(),
             };
             let mut a = self.assess_parsed(command, &parsed);
             if let Some(scope) = scope
@@ -130,6 +145,14 @@ impl Engine {
             {
                 let extra = crate::verdict::target_findings(&scope.project_in(cwd), &targets);
                 a = crate::verdict::with_extra(a, extra);
+            }
+            if let Some(scope) = scope {
+                let defs = crate::project::definitions(self, &parsed, scope, cwd, depth);
+                targets.definitions = defs.files;
+                a = crate::verdict::with_extra(a, defs.findings);
+                if let Some(why) = defs.incomplete {
+                    a.mark_incomplete(&why);
+                }
             }
             (a, targets)
         };
@@ -286,6 +309,10 @@ pub struct Targets {
     /// Files (among `writes`) that only get settings appended (`echo 'alias k=kubectl' >>
     /// ~/.bashrc`): a start-up file changed this way is MEDIUM, not HIGH.
     pub settings_appends: Vec<String>,
+    /// Project files whose definitions the command runs and that were read to rate it
+    /// (`package.json` for `npm install`); an assessment that read any depends on their
+    /// content, not only on the command.
+    pub definitions: Vec<String>,
 }
 
 /// Run `f`; a panic becomes [`internal_error`]. The panic's message is not shown (it may quote

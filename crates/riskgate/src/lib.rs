@@ -13,6 +13,10 @@
 //! - [`paths`]: path classes (riskgate's own files, agents' settings, system files, outside the
 //!   project) for the files an action writes, deletes or reads.
 //! - [`verdict`]: the one assessment every entry point makes before the gate decides.
+//! - [`project`]: the agent's view: `npm install`, `make T`, `./x.sh` rated with what they
+//!   run from the project's files.
+//! - [`repo`]: what a repository's CI, build files and scripts will run, rated
+//!   ([`repo_files`]: finding and extracting them).
 
 pub mod explain;
 
@@ -20,11 +24,14 @@ pub use riskgate_analyzers as analyzers;
 pub use riskgate_gate as gate;
 pub use riskgate_model as model;
 pub use riskgate_model::{Action, ActionKind, Assessment, Decision, Finding, RiskLevel};
+pub use riskgate_repo as repo_files;
 pub use riskgate_rules as rules;
 pub use riskgate_shell as shell;
 
 mod engine;
 pub mod paths;
+pub mod project;
+pub mod repo;
 mod report;
 pub mod verdict;
 

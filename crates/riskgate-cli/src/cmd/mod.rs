@@ -13,6 +13,7 @@ pub mod install_mcp;
 pub mod log;
 pub mod mcp;
 pub mod parse;
+pub mod repo;
 pub mod rules;
 pub mod scan;
 pub mod workflow;

@@ -247,6 +247,7 @@ pub fn shell(
     let reusable = !prepared.assessment.degraded
         && targets.writes.is_empty()
         && targets.removals.is_empty()
+        && targets.definitions.is_empty()
         && rules_fingerprint(&call.packs) == call.rules;
     if reusable {
         cache().put(key, prepared.clone());

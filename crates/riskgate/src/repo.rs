@@ -1,0 +1,278 @@
+//! Repositories: rate what a tree's CI pipelines, build files, package scripts, hooks and shell
+//! scripts will run (`riskgate repo scan`), with the same engine and policy as every other
+//! entry point. `riskgate-repo` finds the files and extracts each command and code snippet
+//! with its position; here each snippet is assessed by the [`Engine`] (shell, code, SQL,
+//! effects, flows), each notice becomes its rule's finding, and the policy's level applies
+//! (blocklist, extra patterns, overrides: [`riskgate_gate::decide::effective_level`]).
+//!
+//! Path classes (writes outside the project, agents' settings …) are not applied here: CI
+//! jobs run on throw-away machines, and the agent's view ([`crate::project`]) rates what runs
+//! on this one.
+
+use std::path::Path;
+
+use riskgate_gate::{Context, Policy};
+use riskgate_model::{Action, Assessment, Finding, Language, Location, RiskLevel};
+use riskgate_repo::report::{FileReport, ResultKind, ScanReport, ScanResult};
+use riskgate_repo::{Extracted, FileKind, MAX_FILE_BYTES, Snippet, SnippetLang};
+
+use crate::Engine;
+
+/// The assessment of a snippet: the engine's, its findings placed at their file, line and
+/// column.
+pub fn assess_snippet(engine: &Engine, path: &str, snippet: &Snippet, cwd: &Path) -> Assessment {
+    let (mut a, shift) = match snippet.lang {
+        SnippetLang::Shell | SnippetLang::Cmd => {
+            (engine.assess_command_in(&snippet.text, None, cwd).0, 0usize)
+        }
+        SnippetLang::Code(language) => (
+            engine.assess(&Action::Code {
+                code: snippet.text.clone(),
+                language: Some(language),
+            }),
+            0,
+        ),
+        SnippetLang::PowerShell => {
+            let prefix = "pwsh -Command ";
+            let text = format!(
+                "{prefix}{}",
+                riskgate_repo::text::shell_quote(&snippet.text)
+            );
+            (
+                engine.assess_command_in(&text, None, cwd).0,
+                prefix.len() + 1,
+            )
+        }
+    };
+    a.input = snippet.text.clone();
+    for f in &mut a.findings {
+        let offset = f.span.map_or(0, |s| s.start.saturating_sub(shift));
+        if shift > 0 {
+            f.span = f.span.map(|s| {
+                riskgate_model::Span::new(
+                    s.start.saturating_sub(shift),
+                    s.end.saturating_sub(shift),
+                )
+            });
+        }
+        let old = f.location.take().unwrap_or_default();
+        // code findings carry their own line within the snippet
+        let (line, column) = match (snippet.lang, old.line) {
+            (SnippetLang::Code(_), Some(l)) if l >= 1 => {
+                let at = snippet.lines.get(l as usize - 1).or(snippet.lines.last());
+                at.copied().unwrap_or_else(|| snippet.start())
+            }
+            _ => snippet.position_of(offset),
+        };
+        f.location = Some(Location {
+            file: Some(path.to_string()),
+            line: Some(line),
+            column: Some(column),
+            context: Some(match old.context {
+                Some(c) => format!("{}; {c}", snippet.context),
+                None => snippet.context.clone(),
+            }),
+        });
+    }
+    a
+}
+
+/// Whether files of `kind` run on a CI runner or in an image build, machines that are
+/// discarded after the job.
+pub fn runs_on_runner(kind: FileKind) -> bool {
+    matches!(
+        kind,
+        FileKind::GithubWorkflow
+            | FileKind::GithubAction
+            | FileKind::GitlabCi
+            | FileKind::Dockerfile
+    )
+}
+
+/// The assessment of a snippet that runs on a CI runner: writing the runner's own credential
+/// and home configuration files (`~/.npmrc`, `~/.docker/config.json`, `~/.kube/config`) is how
+/// a job authenticates, on a machine thrown away after it, so those write effects count at most
+/// MEDIUM. Deletions, and everything else, keep their level.
+pub fn runner_view(a: Assessment) -> Assessment {
+    let is_runner_write = |f: &Finding| {
+        ["effect.overwrite.", "effect.modify."]
+            .iter()
+            .filter_map(|p| f.rule_id.strip_prefix(p))
+            .any(|class| matches!(class, "credentials" | "home"))
+    };
+    if !a
+        .findings
+        .iter()
+        .any(|f| f.level > RiskLevel::Medium && is_runner_write(f))
+    {
+        return a;
+    }
+    let degraded = a.degraded;
+    let effects = a.effects;
+    let findings = a
+        .findings
+        .into_iter()
+        .map(|mut f| {
+            if f.level > RiskLevel::Medium && is_runner_write(&f) {
+                f.level = RiskLevel::Medium;
+                f.score = f.score.min(RiskLevel::Medium.max_score());
+                f.description = format!(
+                    "{} (a file of the CI runner, discarded after the job)",
+                    f.description
+                );
+            }
+            f
+        })
+        .collect();
+    let mut out = Assessment::from_findings(a.kind, a.input, findings);
+    out.degraded = degraded;
+    out.effects = effects;
+    out
+}
+
+fn kind_of_lang(lang: SnippetLang) -> ResultKind {
+    match lang {
+        SnippetLang::Code(_) => ResultKind::Code,
+        _ => ResultKind::Command,
+    }
+}
+
+fn action_of(snippet: &Snippet) -> Action {
+    match snippet.lang {
+        SnippetLang::Code(language) => Action::Code {
+            code: snippet.text.clone(),
+            language: Some(language),
+        },
+        _ => Action::command(snippet.text.clone()),
+    }
+}
+
+/// Rate one extracted file. `dir` is the directory its commands run in.
+pub fn rate_file(
+    engine: &Engine,
+    policy: Option<&Policy>,
+    ex: &Extracted,
+    dir: &Path,
+) -> FileReport {
+    let mut results = Vec::new();
+    let on_runner = ex.kind.is_some_and(runs_on_runner);
+    for s in ex.snippets.iter().filter(|s| !s.text.trim().is_empty()) {
+        let mut a = assess_snippet(engine, &ex.path, s, dir);
+        if on_runner {
+            a = runner_view(a);
+        }
+        let (level, score) = match policy {
+            Some(p) => {
+                let ctx = Context::new(dir.to_path_buf());
+                let lv = riskgate_gate::decide::effective_level(&a, &action_of(s), p, &ctx);
+                let score = if lv.level == a.level {
+                    a.score
+                } else {
+                    a.score.clamp(lv.level.min_score(), lv.level.max_score())
+                };
+                (lv.level, score)
+            }
+            None => (a.level, a.score),
+        };
+        let (line, column) = s.start();
+        results.push(ScanResult {
+            line,
+            column,
+            context: s.context.clone(),
+            kind: kind_of_lang(s.lang),
+            name: s.name.clone(),
+            trigger: s.trigger.clone(),
+            text: s.text.clone(),
+            level,
+            score,
+            findings: a.findings.clone(),
+            assessment: Some(a),
+        });
+    }
+    for n in &ex.notices {
+        let f: Finding = riskgate_repo::rules::finding_for(n, &ex.path);
+        let level = f.level;
+        let score = f.effective_score();
+        results.push(ScanResult {
+            line: n.line,
+            column: n.column,
+            context: n.context.clone(),
+            kind: ResultKind::Notice,
+            name: None,
+            trigger: None,
+            text: n.matched.clone(),
+            level,
+            score,
+            findings: vec![f],
+            assessment: None,
+        });
+    }
+    FileReport {
+        path: ex.path.clone(),
+        kind: ex.kind.unwrap_or(FileKind::ShellScript),
+        level: RiskLevel::Safe,
+        results,
+    }
+}
+
+/// Read and extract one file (`rel` relative to the root, `/` separators). An unreadable,
+/// oversized or non-UTF-8 file gives the `repo.not-analyzed` notice.
+pub fn read_and_extract(path: &Path, rel: &str, kind: FileKind) -> Extracted {
+    let size = path.metadata().map(|m| m.len()).unwrap_or(0);
+    let text = if size > MAX_FILE_BYTES {
+        Err(format!(
+            "{size} bytes, over the {MAX_FILE_BYTES}-byte limit"
+        ))
+    } else {
+        std::fs::read(path)
+            .map_err(|e| format!("cannot read it: {e}"))
+            .and_then(|b| String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string()))
+    };
+    match text {
+        Ok(t) => riskgate_repo::extract(rel, kind, t.strip_prefix('\u{feff}').unwrap_or(&t)),
+        Err(why) => {
+            let mut e = Extracted {
+                path: rel.to_string(),
+                kind: Some(kind),
+                ..Extracted::default()
+            };
+            e.not_analyzed(1, 1, &why);
+            e
+        }
+    }
+}
+
+/// Scan the tree at `root` (a directory or one file): every CI, build and script file, rated.
+pub fn scan_tree(engine: &Engine, policy: Option<&Policy>, root: &Path) -> ScanReport {
+    let walked = riskgate_repo::walk::find_files(root);
+    let base = if root.is_file() {
+        root.parent().unwrap_or(Path::new(".")).to_path_buf()
+    } else {
+        root.to_path_buf()
+    };
+    let mut files = Vec::with_capacity(walked.candidates.len());
+    for c in &walked.candidates {
+        let ex = read_and_extract(&c.path, &c.rel, c.kind);
+        let dir = c
+            .path
+            .parent()
+            .map_or_else(|| base.clone(), Path::to_path_buf);
+        files.push(rate_file(engine, policy, &ex, &dir));
+    }
+    ScanReport::new(root.to_string_lossy(), walked.seen, files)
+}
+
+/// The language of a code snippet, for callers that print it.
+pub fn language_name(lang: SnippetLang) -> &'static str {
+    match lang {
+        SnippetLang::Shell => "shell",
+        SnippetLang::Cmd => "cmd",
+        SnippetLang::PowerShell => "powershell",
+        SnippetLang::Code(Language::Python) => "python",
+        SnippetLang::Code(Language::Js) => "javascript",
+        SnippetLang::Code(Language::Sh) => "shell",
+        SnippetLang::Code(Language::Perl) => "perl",
+        SnippetLang::Code(Language::Ruby) => "ruby",
+        SnippetLang::Code(Language::Php) => "php",
+    }
+}
