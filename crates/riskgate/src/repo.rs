@@ -262,6 +262,76 @@ pub fn scan_tree(engine: &Engine, policy: Option<&Policy>, root: &Path) -> ScanR
     ScanReport::new(root.to_string_lossy(), walked.seen, files)
 }
 
+/// What the changed CI and build files of a diff will run, as change-set criteria: each file
+/// of `diff` that CI, a build tool or a package manager reads is read from the tree at `root`
+/// (its new content), rated like `repo scan` does, and every finding at HIGH or above placed on
+/// an added line becomes a criterion — `ci.runs-critical` (class C) or `ci.runs-high`
+/// (class B). A file that cannot be read gives `repo.not-analyzed` (class B, HIGH).
+pub fn diff_run_criteria(
+    engine: &Engine,
+    policy: Option<&Policy>,
+    root: &Path,
+    diff: &riskgate_analyzers::diff::ParsedDiff,
+) -> Vec<riskgate_analyzers::diff::Criterion> {
+    use riskgate_analyzers::diff::{ChangeStatus, Criterion, RiskClass};
+    let mut out: Vec<Criterion> = Vec::new();
+    for change in &diff.files {
+        if change.status == ChangeStatus::Deleted || change.binary {
+            continue;
+        }
+        let path = change.path();
+        let Some(kind) = riskgate_repo::kind::kind_of(path) else {
+            continue;
+        };
+        let added: std::collections::HashSet<u32> = change.added.iter().map(|l| l.line).collect();
+        if added.is_empty() {
+            continue;
+        }
+        let abs = root.join(path);
+        let ex = read_and_extract(&abs, path, kind);
+        let dir = abs.parent().map_or_else(|| root.to_path_buf(), Path::to_path_buf);
+        let report = rate_file(engine, policy, &ex, &dir);
+        for r in &report.results {
+            for f in &r.findings {
+                let line = f.location.as_ref().and_then(|l| l.line).unwrap_or(r.line);
+                let on_added = added.contains(&line) || f.rule_id == riskgate_repo::snippet::NOT_ANALYZED;
+                if f.level < RiskLevel::High || !on_added {
+                    continue;
+                }
+                let (id, class) = if f.level == RiskLevel::Critical {
+                    ("ci.runs-critical", RiskClass::C)
+                } else {
+                    ("ci.runs-high", RiskClass::B)
+                };
+                if let Some(c) = out
+                    .iter_mut()
+                    .find(|c| c.id == id && c.file.as_deref() == Some(path))
+                {
+                    c.occurrences += 1;
+                    continue;
+                }
+                out.push(Criterion {
+                    id: id.to_string(),
+                    class,
+                    level: f.level,
+                    description: format!("{} will run: {} [{}]", r.context, f.description, f.rule_id),
+                    file: Some(path.to_string()),
+                    line: Some(line),
+                    evidence: Some(
+                        riskgate_model::secrets::redact(r.text.lines().next().unwrap_or(""))
+                            .chars()
+                            .take(160)
+                            .collect(),
+                    ),
+                    occurrences: 1,
+                    data_modification: false,
+                });
+            }
+        }
+    }
+    out
+}
+
 /// The language of a code snippet, for callers that print it.
 pub fn language_name(lang: SnippetLang) -> &'static str {
     match lang {

@@ -160,6 +160,12 @@ pub const TOO_MANY_FILES: usize = 10;
 
 /// Classify a unified diff.
 pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
+    classify_diff_with(text, opts, Vec::new())
+}
+
+/// [`classify_diff`] with criteria found by the caller (what changed CI and build files will
+/// run, rated by the engine), classed with the seed's own.
+pub fn classify_diff_with(text: &str, opts: &DiffOptions, extra: Vec<Criterion>) -> ChangeSetReport {
     let parsed = parse_diff(text);
     let mut sink = criteria::Sink::default();
     for f in &parsed.files {
@@ -202,6 +208,7 @@ pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
         );
     }
     let mut criteria = sink.out;
+    criteria.extend(extra);
     let mut class = criteria
         .iter()
         .map(|c| c.class)
