@@ -95,9 +95,19 @@ def main():
         by_file.setdefault(lb["file"], []).append(lb)
     fn, fp, dangerous, safe = [], [], 0, 0
     for rel, lbs in sorted(by_file.items()):
-        levels = line_levels(scan(args.bin, os.path.join(args.dir, rel), rel))
+        path = os.path.join(args.dir, rel)
+        levels = line_levels(scan(args.bin, path, rel))
+        text = open(path, encoding="utf-8").read().split("\n")
         for lb in lbs:
-            lv, ids = levels.get(lb["line"], (0, []))
+            # a step is its line and the continuation lines of the command that starts there
+            lv, ids = 0, []
+            line = lb["line"]
+            while True:
+                l_lv, l_ids = levels.get(line, (0, []))
+                lv, ids = max(lv, l_lv), ids + l_ids
+                if line > len(text) or not text[line - 1].rstrip().endswith("\\"):
+                    break
+                line += 1
             if lb["label"] == "dangerous":
                 dangerous += 1
                 if lv < 3:

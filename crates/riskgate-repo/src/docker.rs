@@ -22,6 +22,8 @@ pub fn extract(text: &str) -> Extracted {
     let physical: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
     let escape = escape_char(&physical);
     let mut shell_lang = SnippetLang::Shell;
+    // files fetched by `ADD URL DEST`: where they land
+    let mut remote: Vec<String> = Vec::new();
     let mut i = 0;
     while i < physical.len() {
         let line = physical[i];
@@ -62,6 +64,14 @@ pub fn extract(text: &str) -> Extracted {
                 if let Some(end) = heredoc_end {
                     i = end;
                 }
+                let ran = out
+                    .snippets
+                    .last()
+                    .filter(|_| !remote.is_empty())
+                    .and_then(|s| runs_any(&s.text, &remote).map(|p| (s.start(), p)));
+                if let Some((pos, path)) = ran {
+                    out.notice("docker.add-remote-run", pos, path, word.as_str());
+                }
             }
             "SHELL" => {
                 let argv = exec_form(rest).unwrap_or_default();
@@ -81,7 +91,7 @@ pub fn extract(text: &str) -> Extracted {
                     _ => SnippetLang::Shell,
                 };
             }
-            "ADD" => add(&mut out, &ins, rest),
+            "ADD" => remote.extend(add(&mut out, &ins, rest)),
             _ => {}
         }
     }
@@ -270,10 +280,43 @@ pub(crate) fn shebang_lang(script: &str) -> Option<SnippetLang> {
     })
 }
 
-/// `ADD` of a remote URL without `--checksum`.
-fn add(out: &mut Extracted, ins: &Instruction<'_>, rest: &str) {
+/// The first of `files` that a command of `script` runs (`sh F`, `bash F`, `python F`, `F`).
+fn runs_any(script: &str, files: &[String]) -> Option<String> {
+    let parsed = riskgate_shell::parse(script);
+    for c in &parsed.commands {
+        let argv0 = c.raw_argv.first().map(|w| w.text.as_str()).unwrap_or("");
+        let first = c
+            .positionals()
+            .next()
+            .map(|w| w.text.as_str())
+            .unwrap_or("");
+        let interpreter = matches!(
+            c.program.as_str(),
+            "sh" | "bash"
+                | "dash"
+                | "zsh"
+                | "ash"
+                | "python"
+                | "python3"
+                | "perl"
+                | "ruby"
+                | "node"
+                | "source"
+                | "."
+        );
+        for f in files {
+            if argv0 == f || (interpreter && first == f) {
+                return Some(f.clone());
+            }
+        }
+    }
+    None
+}
+
+/// `ADD` of a remote URL without `--checksum` (a notice); returns where remote files land.
+fn add(out: &mut Extracted, ins: &Instruction<'_>, rest: &str) -> Vec<String> {
     let Some((first_line, first_no)) = ins.lines.first().copied() else {
-        return;
+        return Vec::new();
     };
     let mut words: Vec<String> = match exec_form(rest) {
         Some(argv) => argv,
@@ -281,25 +324,41 @@ fn add(out: &mut Extracted, ins: &Instruction<'_>, rest: &str) {
     };
     let has_checksum = words.iter().any(|w| w.starts_with("--checksum"));
     words.retain(|w| !w.starts_with("--"));
-    if has_checksum || words.len() < 2 {
-        return;
+    let mut landed = Vec::new();
+    if words.len() < 2 {
+        return landed;
     }
+    let dest = words[words.len() - 1].clone();
     for src in &words[..words.len() - 1] {
         let l = src.to_ascii_lowercase();
-        if l.starts_with("http://")
-            || l.starts_with("https://")
-            || l.starts_with("git@")
-            || l.starts_with("ftp://")
-        {
-            let col = first_line.find(src.as_str()).map_or(1, |c| c + 1);
-            out.notice(
-                "docker.add-remote-url",
-                (first_no, col as u32),
-                src.clone(),
-                "ADD",
-            );
+        let plain = l.starts_with("http://") || l.starts_with("ftp://");
+        if !(plain || l.starts_with("https://") || l.starts_with("git@")) {
+            continue;
         }
+        landed.push(if dest.ends_with('/') {
+            let base = src
+                .rsplit('/')
+                .next()
+                .unwrap_or("")
+                .split('?')
+                .next()
+                .unwrap_or("");
+            format!("{dest}{base}")
+        } else {
+            dest.clone()
+        });
+        if has_checksum {
+            continue;
+        }
+        let col = first_line.find(src.as_str()).map_or(1, |c| c + 1);
+        let rule = if plain {
+            "docker.add-remote-http"
+        } else {
+            "docker.add-remote-url"
+        };
+        out.notice(rule, (first_no, col as u32), src.clone(), "ADD");
     }
+    landed
 }
 
 #[cfg(test)]

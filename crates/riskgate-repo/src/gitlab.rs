@@ -61,9 +61,46 @@ fn scripts(out: &mut Extracted, index: &LineIndex<'_>, node: &Node, ctx: &str, j
     for item in items {
         if let Some(value) = item.as_str() {
             let lines = scalar_lines(index, item, value);
+            for (k, line) in value.split('\n').enumerate() {
+                if let Some(var) = evaluates_untrusted(line) {
+                    let pos = lines.get(k).copied().unwrap_or_else(|| item.pos());
+                    out.notice("gitlab.untrusted-eval", pos, var, ctx);
+                }
+            }
             out.push(Snippet::new(ctx, value.to_string(), SnippetLang::Shell, lines).named(job));
         }
     }
+}
+
+/// Predefined variables whose text the author of a merge request or a commit chooses.
+const UNTRUSTED_VARS: &[&str] = &[
+    "CI_MERGE_REQUEST_TITLE",
+    "CI_MERGE_REQUEST_DESCRIPTION",
+    "CI_MERGE_REQUEST_SOURCE_BRANCH_NAME",
+    "CI_COMMIT_MESSAGE",
+    "CI_COMMIT_TITLE",
+    "CI_COMMIT_DESCRIPTION",
+    "CI_COMMIT_BRANCH",
+    "CI_COMMIT_REF_NAME",
+    "CI_COMMIT_TAG_MESSAGE",
+    "CI_EXTERNAL_PULL_REQUEST_SOURCE_BRANCH_NAME",
+];
+
+/// The untrusted variable a line evaluates as code (`eval "$CI_MERGE_REQUEST_TITLE"`,
+/// `sh -c "… $CI_COMMIT_MESSAGE"`), if any.
+fn evaluates_untrusted(line: &str) -> Option<String> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let runs_text = words.contains(&"eval")
+        || words
+            .windows(2)
+            .any(|p| matches!(p[0], "sh" | "bash" | "dash" | "zsh") && p[1] == "-c");
+    if !runs_text {
+        return None;
+    }
+    UNTRUSTED_VARS
+        .iter()
+        .find(|v| line.contains(&format!("${v}")) || line.contains(&format!("${{{v}}}")))
+        .map(|v| format!("${v}"))
 }
 
 fn flatten<'a>(node: &'a Node, out: &mut Vec<&'a Node>, depth: usize) {

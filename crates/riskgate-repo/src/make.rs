@@ -4,8 +4,9 @@
 //! the recipe is the lines after it that start with a tab (or `.RECIPEPREFIX`), continuation
 //! lines joined. Recipe prefixes `@`, `-`, `+` are dropped; `$$` is `$`; `$(VAR)` / `${VAR}` of
 //! a variable assigned in the file is replaced by its value (nested up to 4 deep), `$@` by the
-//! target and `$<` by its first prerequisite; any other reference (functions, unknown
-//! variables) becomes a variable whose value is unknown. One snippet per target, named by it.
+//! target and `$<` by its first prerequisite; a variable the file never assigns is what make
+//! gives it (see [`undefined`]); functions become values unknown to the analysis. One snippet
+//! per target, named by it.
 
 use std::collections::HashMap;
 
@@ -228,6 +229,27 @@ fn rule_line(line: &str, no: u32) -> Option<Rule> {
     Some(rule)
 }
 
+/// What make puts for a variable the file never assigns: its built-in value (`$(RM)` is
+/// `rm -f`), the environment's for environment variables (`$(HOME)` → `$HOME`), and nothing for
+/// the rest — as `make` runs without arguments (`rm -rf $(HOME)/$(CACHE_DIR)` with
+/// `CACHE_DIR` unset deletes the home directory). Functions (`$(shell …)`, `$(wildcard …)`)
+/// stay values unknown to the analysis.
+fn undefined(name: &str) -> String {
+    if name.contains(char::is_whitespace) || name.contains(',') {
+        return format!("${{{}}}", variable_name(name));
+    }
+    match name {
+        "RM" => "rm -f".to_string(),
+        "MAKE" => "make".to_string(),
+        "CC" => "cc".to_string(),
+        "CXX" => "g++".to_string(),
+        "AR" => "ar".to_string(),
+        "CURDIR" => ".".to_string(),
+        "HOME" | "USER" | "PATH" | "PWD" | "SHELL" | "TMPDIR" | "LOGNAME" => format!("${name}"),
+        _ => String::new(),
+    }
+}
+
 /// Expand make references in a recipe line (see the module's doc).
 fn expand(
     s: &str,
@@ -284,16 +306,18 @@ fn expand(
                 while chars.peek().is_some_and(|(j, _)| *j <= end) {
                     chars.next();
                 }
-                match vars.get(inner.trim()) {
+                let name = inner.trim();
+                match vars.get(name) {
                     Some(v) if depth < 4 && *budget >= v.len() => {
                         *budget -= v.len();
                         out.push_str(&expand(v, vars, target, first_prereq, depth + 1, budget));
                     }
-                    _ => {
+                    Some(_) => {
                         out.push_str("${");
                         out.push_str(&variable_name(inner));
                         out.push('}');
                     }
+                    None => out.push_str(&undefined(name)),
                 }
             }
             Some(ch) if ch.is_ascii_alphanumeric() || matches!(ch, '^' | '*' | '?' | '+' | '|') => {
@@ -326,7 +350,7 @@ mod tests {
         assert_eq!(s[2].0, "install");
         assert_eq!(s[2].1, "install -m 755 app /usr/local/bin");
         assert_eq!(s[2].2.0, 13);
-        assert_eq!(s[3].1, "${TPL_CC} -c %.c -o %.o $HOME");
+        assert_eq!(s[3].1, "cc -c %.c -o %.o $HOME");
     }
 
     #[test]

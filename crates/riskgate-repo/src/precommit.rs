@@ -23,7 +23,17 @@ pub fn extract(text: &str) -> Extracted {
         one(&mut out, &index, hook);
     }
     for repo in doc.get("repos").map(Node::items).unwrap_or(&[]) {
-        if repo.get("repo").and_then(Node::as_str) != Some("local") {
+        let url = repo.get("repo").and_then(Node::as_str).unwrap_or("");
+        if url != "local" && url != "meta" {
+            // a hook repository at a branch: whatever is pushed there runs on the next commit
+            if let Some(rev) = repo.get("rev")
+                && let Some(r) = rev.as_str()
+                && !(r.len() == 40 && r.bytes().all(|b| b.is_ascii_hexdigit()))
+                && !crate::github::is_version(r)
+            {
+                let at = repo.get("repo").map_or(rev.pos(), Node::pos);
+                out.notice("precommit.rev-branch", at, format!("{url}@{r}"), "repos");
+            }
             continue;
         }
         for hook in repo.get("hooks").map(Node::items).unwrap_or(&[]) {

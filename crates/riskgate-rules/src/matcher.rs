@@ -33,6 +33,9 @@ pub(crate) struct CommandView<'a> {
     pub(crate) canonical: String,
     /// Program of the command that pipes into this one's stdin.
     pub(crate) stdin_program: Option<&'a str>,
+    /// Its output is piped into a program that consumes it (`… | docker login
+    /// --password-stdin`), not one that passes it on to the terminal (`cat`, `base64`, `tee` …).
+    pub(crate) stdout_consumed: bool,
 }
 
 /// Options whose value is a file the program reads as its input.
@@ -88,9 +91,33 @@ impl<'a> CommandView<'a> {
             }
             _ => None,
         };
+        let stdout_consumed = parsed.commands.iter().any(|d| {
+            matches!(&d.stdin, Some(StdinSource::Pipe { index: i }) if *i == index)
+                && !matches!(
+                    d.program.as_str(),
+                    "cat"
+                        | "tee"
+                        | "base64"
+                        | "xxd"
+                        | "od"
+                        | "hexdump"
+                        | "head"
+                        | "tail"
+                        | "tr"
+                        | "sed"
+                        | "awk"
+                        | "rev"
+                        | "fold"
+                        | "cut"
+                        | "sort"
+                        | "less"
+                        | "more"
+                )
+        });
         CommandView {
             index,
             cmd,
+            stdout_consumed,
             help: flags.contains(&"--help"),
             flags,
             positionals,
@@ -317,7 +344,7 @@ pub(crate) enum Hit {
 
 /// Evaluate a rule of any kind against one command view (raw patterns are not evaluated here).
 pub(crate) fn rule_matches_command(rule: &Rule, view: &CommandView<'_>) -> Option<Hit> {
-    if prints_only(rule) && stdout_to_file(view.cmd) {
+    if prints_only(rule) && (stdout_to_file(view.cmd) || view.stdout_consumed) {
         return None;
     }
     match &rule.matcher {
@@ -359,6 +386,24 @@ pub(crate) fn rule_triggers(rule: &Rule, parsed: &ParsedCommand) -> bool {
         .iter()
         .enumerate()
         .any(|(i, c)| rule_matches_command(rule, &CommandView::new(parsed, i, c)).is_some())
+}
+
+/// A rule tagged `terminal-output` is about what a command prints (a secret reaching the
+/// terminal, a transcript or a CI log): it does not fire when the command's output goes to a
+/// file instead (`echo "…$TOKEN" > ~/.npmrc`; what that write does is rated by its effect), or
+/// into a program that consumes it (`echo "$PASS" | docker login --password-stdin`).
+fn prints_only(r: &Rule) -> bool {
+    r.tags().iter().any(|t| t == "terminal-output")
+}
+
+/// Whether `c`'s standard output is redirected to a file (not a `/dev/` device).
+fn stdout_to_file(c: &riskgate_shell::SimpleCommand) -> bool {
+    c.redirects.iter().any(|r| {
+        matches!(
+            r.op.as_str(),
+            ">" | ">>" | ">|" | "1>" | "1>>" | "&>" | "&>>"
+        ) && !r.target.text.starts_with("/dev/")
+    })
 }
 
 #[cfg(test)]
@@ -431,21 +476,4 @@ mod tests {
             Some(2)
         );
     }
-}
-
-/// A rule tagged `terminal-output` is about what a command prints (a secret reaching the
-/// terminal, a transcript or a CI log): it does not fire when the command's output goes to a
-/// file instead (`echo "…$TOKEN" > ~/.npmrc`; what that write does is rated by its effect).
-fn prints_only(r: &Rule) -> bool {
-    r.tags().iter().any(|t| t == "terminal-output")
-}
-
-/// Whether `c`'s standard output is redirected to a file (not a `/dev/` device).
-fn stdout_to_file(c: &riskgate_shell::SimpleCommand) -> bool {
-    c.redirects.iter().any(|r| {
-        matches!(
-            r.op.as_str(),
-            ">" | ">>" | ">|" | "1>" | "1>>" | "&>" | "&>>"
-        ) && !r.target.text.starts_with("/dev/")
-    })
 }

@@ -91,14 +91,22 @@ pub fn runs_on_runner(kind: FileKind) -> bool {
 
 /// The assessment of a snippet that runs on a CI runner: writing the runner's own credential
 /// and home configuration files (`~/.npmrc`, `~/.docker/config.json`, `~/.kube/config`) is how
-/// a job authenticates, on a machine thrown away after it, so those write effects count at most
+/// a job authenticates, on a machine thrown away after it, and publishing (`npm publish`,
+/// `twine upload`, `docker push`) is what a release pipeline is for, so those count at most
 /// MEDIUM. Deletions, and everything else, keep their level.
-pub fn runner_view(a: Assessment) -> Assessment {
+///
+/// `publish_is_purpose` is false in a workflow that runs an outsider's code with the
+/// repository's secrets (`gha.pr-target-checkout`): publishing there is not the pipeline's
+/// purpose but the attack, and keeps its level.
+pub fn runner_view(a: Assessment, publish_is_purpose: bool) -> Assessment {
     let is_runner_write = |f: &Finding| {
         ["effect.overwrite.", "effect.modify."]
             .iter()
             .filter_map(|p| f.rule_id.strip_prefix(p))
             .any(|class| matches!(class, "credentials" | "home"))
+            // publishing is what release pipelines are for; who may trigger them is rated by
+            // the pipeline's own rules (privileged triggers, injection, unpinned code)
+            || (publish_is_purpose && f.tags.iter().any(|t| t == "publish"))
     };
     if !a
         .findings
@@ -116,10 +124,7 @@ pub fn runner_view(a: Assessment) -> Assessment {
             if f.level > RiskLevel::Medium && is_runner_write(&f) {
                 f.level = RiskLevel::Medium;
                 f.score = f.score.min(RiskLevel::Medium.max_score());
-                f.description = format!(
-                    "{} (a file of the CI runner, discarded after the job)",
-                    f.description
-                );
+                f.description = format!("{} (in a CI job)", f.description);
             }
             f
         })
@@ -156,10 +161,14 @@ pub fn rate_file(
 ) -> FileReport {
     let mut results = Vec::new();
     let on_runner = ex.kind.is_some_and(runs_on_runner);
+    let publish_is_purpose = !ex
+        .notices
+        .iter()
+        .any(|n| n.rule_id == "gha.pr-target-checkout");
     for s in ex.snippets.iter().filter(|s| !s.text.trim().is_empty()) {
         let mut a = assess_snippet(engine, &ex.path, s, dir);
         if on_runner {
-            a = runner_view(a);
+            a = runner_view(a, publish_is_purpose);
         }
         let (level, score) = match policy {
             Some(p) => {
@@ -262,10 +271,11 @@ pub fn scan_tree(engine: &Engine, policy: Option<&Policy>, root: &Path) -> ScanR
     ScanReport::new(root.to_string_lossy(), walked.seen, files)
 }
 
-/// What the changed CI and build files of a diff will run, as change-set criteria: each file
-/// of `diff` that CI, a build tool or a package manager reads is read from the tree at `root`
-/// (its new content), rated like `repo scan` does, and every finding at HIGH or above placed on
-/// an added line becomes a criterion — `ci.runs-critical` (class C) or `ci.runs-high`
+/// What the changed CI and build files and code of a diff will run, as change-set criteria:
+/// each file of `diff` that CI, a build tool or a package manager reads is read from the tree
+/// at `root` (its new content) and rated like `repo scan` does, each code file (Python,
+/// JavaScript, Perl, Ruby, PHP) by the code analyzer, and every finding at HIGH or above placed
+/// on an added line becomes a criterion — `ci.runs-critical` (class C) or `ci.runs-high`
 /// (class B). A file that cannot be read gives `repo.not-analyzed` (class B, HIGH).
 pub fn diff_run_criteria(
     engine: &Engine,
@@ -280,21 +290,37 @@ pub fn diff_run_criteria(
             continue;
         }
         let path = change.path();
-        let Some(kind) = riskgate_repo::kind::kind_of(path) else {
-            continue;
-        };
         let added: std::collections::HashSet<u32> = change.added.iter().map(|l| l.line).collect();
         if added.is_empty() {
             continue;
         }
         let abs = root.join(path);
-        let ex = read_and_extract(&abs, path, kind);
-        let dir = abs.parent().map_or_else(|| root.to_path_buf(), Path::to_path_buf);
+        if !abs.is_file() {
+            continue; // not in this tree (a diff read from a file)
+        }
+        // code (Python, JavaScript …) is Python that runs as well: a file a CI or build tool
+        // reads is extracted, any other code file is read whole
+        let ex = match (riskgate_repo::kind::kind_of(path), code_language(path)) {
+            (Some(kind), _) => read_and_extract(&abs, path, kind),
+            (None, Some(language)) => {
+                let mut ex = read_and_extract(&abs, path, FileKind::ShellScript);
+                for s in &mut ex.snippets {
+                    s.lang = SnippetLang::Code(language);
+                    s.context = "code".to_string();
+                }
+                ex
+            }
+            (None, None) => continue,
+        };
+        let dir = abs
+            .parent()
+            .map_or_else(|| root.to_path_buf(), Path::to_path_buf);
         let report = rate_file(engine, policy, &ex, &dir);
         for r in &report.results {
             for f in &r.findings {
                 let line = f.location.as_ref().and_then(|l| l.line).unwrap_or(r.line);
-                let on_added = added.contains(&line) || f.rule_id == riskgate_repo::snippet::NOT_ANALYZED;
+                let on_added =
+                    added.contains(&line) || f.rule_id == riskgate_repo::snippet::NOT_ANALYZED;
                 if f.level < RiskLevel::High || !on_added {
                     continue;
                 }
@@ -314,7 +340,10 @@ pub fn diff_run_criteria(
                     id: id.to_string(),
                     class,
                     level: f.level,
-                    description: format!("{} will run: {} [{}]", r.context, f.description, f.rule_id),
+                    description: format!(
+                        "{} will run: {} [{}]",
+                        r.context, f.description, f.rule_id
+                    ),
                     file: Some(path.to_string()),
                     line: Some(line),
                     evidence: Some(
@@ -330,6 +359,19 @@ pub fn diff_run_criteria(
         }
     }
     out
+}
+
+/// The language of a code file, by its extension (shell scripts are read as scripts).
+fn code_language(path: &str) -> Option<Language> {
+    let ext = path.rsplit_once('.')?.1.to_ascii_lowercase();
+    Some(match ext.as_str() {
+        "py" | "pyw" => Language::Python,
+        "js" | "mjs" | "cjs" | "jsx" | "ts" | "tsx" | "mts" | "cts" => Language::Js,
+        "pl" | "pm" => Language::Perl,
+        "rb" => Language::Ruby,
+        "php" => Language::Php,
+        _ => return None,
+    })
 }
 
 /// The language of a code snippet, for callers that print it.

@@ -110,7 +110,7 @@ fn findings_point_at_their_lines() {
     assert_eq!(at("Dockerfile", "docker.add-remote-url"), vec![(2, 5)]);
     assert_eq!(
         at(".github/workflows/pwn.yml", "gha.pr-target-checkout"),
-        vec![(12, 16)]
+        vec![(3, 3), (12, 16)]
     );
     assert_eq!(
         at(".github/workflows/pwn.yml", "gha.event-in-run"),

@@ -165,7 +165,11 @@ pub fn classify_diff(text: &str, opts: &DiffOptions) -> ChangeSetReport {
 
 /// [`classify_diff`] with criteria found by the caller (what changed CI and build files will
 /// run, rated by the engine), classed with the seed's own.
-pub fn classify_diff_with(text: &str, opts: &DiffOptions, extra: Vec<Criterion>) -> ChangeSetReport {
+pub fn classify_diff_with(
+    text: &str,
+    opts: &DiffOptions,
+    extra: Vec<Criterion>,
+) -> ChangeSetReport {
     let parsed = parse_diff(text);
     let mut sink = criteria::Sink::default();
     for f in &parsed.files {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use riskgate::analyzers::diff::{DiffOptions, RiskClass, classify_diff};
+use riskgate::analyzers::diff::{DiffOptions, RiskClass, classify_diff_with};
 use riskgate::explain::{RenderOptions, render};
 use riskgate::gate::policy::Environment;
 use riskgate::gate::{Context, Gate, prompt};
@@ -105,7 +105,12 @@ pub struct DiffArgs {
     format: Format,
     #[command(flatten)]
     policy: PolicyArgs,
-    /// A unified diff to read; `-` for standard input. Default: `git diff` of the working tree.
+    /// Leave out the files git does not track yet (included by default: a new file is part of
+    /// the change).
+    #[arg(long)]
+    no_untracked: bool,
+    /// A unified diff to read; `-` for standard input. Default: `git diff` of the working tree
+    /// and its untracked files.
     file: Option<PathBuf>,
 }
 
@@ -158,14 +163,27 @@ pub fn run_sql(args: SqlArgs) -> anyhow::Result<ExitCode> {
 /// Run `riskgate diff`.
 pub fn run_diff(args: DiffArgs) -> anyhow::Result<ExitCode> {
     let policy = args.policy.load()?;
+    let mut root = policy.cwd().to_path_buf();
     let text = if args.staged {
-        git_diff(&["diff", "--staged"])?
+        let t = git_diff(&["diff", "--staged"])?;
+        root = crate::cmd::untracked::toplevel()?;
+        t
     } else if let Some(rev) = &args.base {
-        git_diff(&["diff", rev.as_str()])?
+        let mut t = git_diff(&["diff", rev.as_str()])?;
+        root = crate::cmd::untracked::toplevel()?;
+        if !args.no_untracked {
+            t.push_str(&crate::cmd::untracked::untracked_diff(&root)?);
+        }
+        t
     } else if let Some(path) = &args.file {
         read_input(Some(path))?
     } else {
-        git_diff(&["diff"])?
+        let mut t = git_diff(&["diff"])?;
+        root = crate::cmd::untracked::toplevel()?;
+        if !args.no_untracked {
+            t.push_str(&crate::cmd::untracked::untracked_diff(&root)?);
+        }
+        t
     };
     let opts = DiffOptions {
         environment: if policy.environment().value == Environment::Production {
@@ -174,7 +192,11 @@ pub fn run_diff(args: DiffArgs) -> anyhow::Result<ExitCode> {
             riskgate::analyzers::Environment::default()
         },
     };
-    let report = classify_diff(&text, &opts);
+    // what changed CI and build files will run, rated by the engine (their content in the tree)
+    let engine = engine_for(&policy);
+    let parsed = riskgate::analyzers::diff::parse_diff(&text);
+    let extra = riskgate::repo::diff_run_criteria(&engine, Some(&policy), &root, &parsed);
+    let report = classify_diff_with(&text, &opts, extra);
     match args.format {
         Format::Json => outln!("{}", serde_json::to_string_pretty(&report)?),
         Format::Text => out!("{}", report.render_text()),

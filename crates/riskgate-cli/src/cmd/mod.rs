@@ -16,4 +16,5 @@ pub mod parse;
 pub mod repo;
 pub mod rules;
 pub mod scan;
+pub mod untracked;
 pub mod workflow;

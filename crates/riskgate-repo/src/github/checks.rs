@@ -123,6 +123,7 @@ pub(crate) fn templates(
     ctx: &str,
     env: &[String],
     shell: bool,
+    tainted: &[String],
 ) {
     let (normalized, found) = normalize_gha(value);
     for t in &found {
@@ -135,7 +136,7 @@ pub(crate) fn templates(
                 format!("${{{{ {} }}}}", t.expr),
                 ctx,
             );
-        } else if is_untrusted(&t.expr) {
+        } else if is_untrusted(&t.expr) || from_tainted_step(&t.expr, tainted) {
             out.notice(
                 "gha.event-in-run",
                 pos,
@@ -329,4 +330,43 @@ fn sends_secret(c: &SimpleCommand, secret: &dyn Fn(&str) -> bool) -> bool {
         return true;
     }
     false
+}
+
+/// Whether an expression reads an output of a step in `tainted` (`steps.ID.outputs.X`).
+fn from_tainted_step(expr: &str, tainted: &[String]) -> bool {
+    let l = expr.to_ascii_lowercase();
+    tainted
+        .iter()
+        .any(|id| l.contains(&format!("steps.{}.outputs", id.to_ascii_lowercase())))
+}
+
+/// Whether a script puts untrusted text (an untrusted expression, or an output of a tainted
+/// step) into its step's outputs (`>> $GITHUB_OUTPUT`, the older `::set-output`).
+pub(crate) fn taints_outputs(script: &str, tainted: &[String]) -> bool {
+    let writes = script.contains("GITHUB_OUTPUT") || script.contains("::set-output");
+    writes
+        && normalize_gha(script)
+            .1
+            .iter()
+            .any(|t| is_untrusted(&t.expr) || from_tainted_step(&t.expr, tainted))
+}
+
+/// Whether a shell script dumps the whole environment (`env`, `printenv`, `export -p`,
+/// `declare -x`, `set` without arguments).
+pub(crate) fn dumps_environment(script: &str) -> bool {
+    let (text, _) = normalize_gha(script);
+    let parsed = riskgate_shell::parse(&text);
+    parsed.commands.iter().any(|c| {
+        let args: Vec<&str> = c.raw_argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+        match c.program.as_str() {
+            "env" | "printenv" => args.is_empty() || args == ["-0"],
+            "export" => args == ["-p"],
+            "declare" | "typeset" => {
+                args.iter().all(|a| a.starts_with('-'))
+                    && args.iter().any(|a| a.contains('x') || a.contains('p'))
+            }
+            "set" => args.is_empty(),
+            _ => false,
+        }
+    })
 }

@@ -26,13 +26,25 @@ pub fn extract_workflow(text: &str) -> Extracted {
     };
     let index = LineIndex::new(text);
     let triggers = triggers(&doc);
-    let pr_target = triggers.iter().any(|t| t == "pull_request_target");
-    permissions(&mut out, &doc, "workflow");
+    // events whose workflows run with the base repository's token and secrets while
+    // outsiders choose what they react to (a fork's pull request, a comment, a fork's run)
+    let privileged = triggers.iter().find(|(t, _)| {
+        matches!(
+            t.as_str(),
+            "pull_request_target"
+                | "issue_comment"
+                | "workflow_run"
+                | "pull_request_review_comment"
+        )
+    });
+    let pr_target = privileged.is_some();
+    let trigger_pos = privileged.map(|(_, p)| *p);
+    permissions(&mut out, &doc, "workflow", pr_target);
     let wf_env = secret_env(doc.get("env"));
     let wf_shell = default_shell(&doc);
     for (job_name, job) in doc.get("jobs").map(Node::str_entries).into_iter().flatten() {
         let ctx = format!("job {job_name}");
-        permissions(&mut out, job, &ctx);
+        permissions(&mut out, job, &ctx, pr_target);
         if let Some(u) = job.get("uses") {
             uses(&mut out, u, &ctx);
         }
@@ -54,6 +66,7 @@ pub fn extract_workflow(text: &str) -> Extracted {
             windows,
             env,
             pr_target,
+            trigger_pos,
         };
         steps(&mut out, &index, job.get("steps"), &info);
     }
@@ -85,6 +98,7 @@ pub fn extract_action(text: &str) -> Extracted {
         windows: false,
         env: Vec::new(),
         pr_target: false,
+        trigger_pos: None,
     };
     if let Some(s) = runs.get("steps") {
         steps(&mut out, &index, Some(s), &job);
@@ -101,36 +115,42 @@ struct Job {
     /// Environment variables holding secrets (name).
     env: Vec<String>,
     pr_target: bool,
+    /// Where the privileged trigger is written.
+    trigger_pos: Option<(u32, u32)>,
 }
 
 /// The events of `on:` (a string, a list or a mapping). YAML 1.1 readers take a bare `on` key
 /// for `true`; both are looked up.
-fn triggers(doc: &Node) -> Vec<String> {
+fn triggers(doc: &Node) -> Vec<(String, (u32, u32))> {
     let on = doc.get("on").or_else(|| doc.get("true"));
     let Some(on) = on else { return Vec::new() };
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<(String, (u32, u32))> = Vec::new();
     if let Some(s) = on.as_str() {
-        out.push(s.to_string());
+        out.push((s.to_string(), on.pos()));
     }
     out.extend(
         on.items()
             .iter()
-            .filter_map(|n| n.as_str().map(str::to_string)),
+            .filter_map(|n| n.as_str().map(|s| (s.to_string(), n.pos()))),
     );
-    out.extend(on.str_entries().map(|(k, _)| k.to_string()));
+    out.extend(
+        on.entries()
+            .iter()
+            .filter_map(|(k, _)| k.as_str().map(|s| (s.to_string(), k.pos()))),
+    );
     out
 }
 
-fn permissions(out: &mut Extracted, node: &Node, ctx: &str) {
+fn permissions(out: &mut Extracted, node: &Node, ctx: &str, privileged: bool) {
     if let Some(p) = node.get("permissions")
         && p.as_str().is_some_and(|s| s.trim() == "write-all")
     {
-        out.notice(
-            "gha.permissions-write-all",
-            p.pos(),
-            "permissions: write-all",
-            ctx,
-        );
+        let rule = if privileged {
+            "gha.pr-target-write-all"
+        } else {
+            "gha.permissions-write-all"
+        };
+        out.notice(rule, p.pos(), "permissions: write-all", ctx);
     }
 }
 
@@ -180,6 +200,13 @@ pub(crate) fn shell_lang(shell: Option<&str>, windows: bool) -> SnippetLang {
 fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: &Job) {
     let Some(steps) = steps else { return };
     let mut checked_out_head = false;
+    // steps whose outputs carry untrusted text (`steps.ID.outputs.*`)
+    let mut tainted: Vec<String> = Vec::new();
+    let uploads = steps.items().iter().any(|s| {
+        s.get("uses")
+            .and_then(Node::as_str)
+            .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
+    });
     for (i, step) in steps.items().iter().enumerate() {
         let label = step
             .get("name")
@@ -205,13 +232,14 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
                     r.as_str().unwrap_or(""),
                     &label,
                 );
+                trigger_notice(out, job);
             }
             if action.starts_with("actions/github-script@")
                 && let Some(script) = with.and_then(|w| w.get("script"))
                 && let Some(value) = script.as_str()
             {
                 let lines = scalar_lines(index, script, value);
-                checks::templates(out, value, &lines, &label, &env, false);
+                checks::templates(out, value, &lines, &label, &env, false, &tainted);
                 let (text, _) = normalize_gha(value);
                 out.push(
                     Snippet::new(
@@ -235,7 +263,20 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
             let lang = shell_lang(shell.as_deref(), job.windows);
             let lines = scalar_lines(index, run, value);
             let shell_like = matches!(lang, SnippetLang::Shell);
-            checks::templates(out, value, &lines, &label, &env, shell_like);
+            checks::templates(out, value, &lines, &label, &env, shell_like, &tainted);
+            if let Some(id) = step.get("id").and_then(Node::as_str)
+                && checks::taints_outputs(value, &tainted)
+            {
+                tainted.push(id.to_string());
+            }
+            if shell_like && uploads && checks::dumps_environment(value) {
+                out.notice(
+                    "gha.env-dump-uploaded",
+                    run.pos(),
+                    first_line(value),
+                    &label,
+                );
+            }
             if job.pr_target && !checked_out_head && checks::fetches_pr_head(value) {
                 checked_out_head = true;
                 out.notice(
@@ -244,10 +285,29 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
                     first_line(value),
                     &label,
                 );
+                trigger_notice(out, job);
             }
             let (text, _) = normalize_gha(value);
             out.push(Snippet::new(label.clone(), text, lang, lines).named(job.name.clone()));
         }
+    }
+}
+
+/// The privileged trigger of a workflow whose job runs the pull request's code is part of
+/// the finding: placed there too (once).
+fn trigger_notice(out: &mut Extracted, job: &Job) {
+    if let Some(pos) = job.trigger_pos
+        && !out
+            .notices
+            .iter()
+            .any(|n| n.rule_id == "gha.pr-target-checkout" && (n.line, n.column) == pos)
+    {
+        out.notice(
+            "gha.pr-target-checkout",
+            pos,
+            "privileged trigger",
+            "workflow trigger",
+        );
     }
 }
 
@@ -285,10 +345,20 @@ fn uses(out: &mut Extracted, node: &Node, ctx: &str) {
     let owner = action.split('/').next().unwrap_or("").to_ascii_lowercase();
     let rule = if owner == "actions" || owner == "github" {
         "gha.action-unpinned-github"
-    } else {
+    } else if is_version(reference) {
         "gha.action-unpinned"
+    } else {
+        "gha.action-branch"
     };
     out.notice(rule, node.pos(), value, ctx);
+}
+
+/// Whether a git ref reads as a release tag (`v4`, `1.2.3`, `v2.0.0-beta.1`), not a branch.
+pub(crate) fn is_version(reference: &str) -> bool {
+    let r = reference.strip_prefix('v').unwrap_or(reference);
+    r.chars().next().is_some_and(|c| c.is_ascii_digit())
+        && r.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '_'))
 }
 
 #[cfg(test)]

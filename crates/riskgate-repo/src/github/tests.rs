@@ -33,7 +33,7 @@ fn unpinned_actions_by_owner() {
     assert_eq!(
         ids(&out),
         vec![
-            "gha.action-unpinned",
+            "gha.action-branch",
             "gha.action-unpinned-github",
             "gha.action-unpinned"
         ]
@@ -59,8 +59,37 @@ fn untrusted_event_text_in_scripts() {
 fn pull_request_target_with_head_checkout_once_per_job() {
     let src = "on:\n  pull_request_target:\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: actions/checkout@11bd71901bbe5b1630ceea73d27597364c9af683\n        with:\n          ref: ${{ github.event.pull_request.head.ref }}\n      - run: gh pr checkout 1\n";
     let out = extract_workflow(src);
-    assert_eq!(ids(&out), vec!["gha.pr-target-checkout"]);
+    // at the checkout, and at the trigger that hands the fork's code the secrets
+    assert_eq!(
+        ids(&out),
+        vec!["gha.pr-target-checkout", "gha.pr-target-checkout"]
+    );
     assert_eq!(out.notices[0].line, 9);
+    assert_eq!((out.notices[1].line, out.notices[1].column), (2, 3));
+}
+
+#[test]
+fn comment_commands_through_step_outputs_and_env_dumps() {
+    let src = "on: issue_comment
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - id: cmd
+        run: echo \"cmd=${{ github.event.comment.body }}\" >> \"$GITHUB_OUTPUT\"
+      - run: make ${{ steps.cmd.outputs.cmd }}
+      - run: env | sort > env.txt
+      - uses: actions/upload-artifact@v4
+";
+    let out = extract_workflow(src);
+    let lines: Vec<(&str, u32)> = out
+        .notices
+        .iter()
+        .map(|n| (n.rule_id.as_str(), n.line))
+        .collect();
+    assert!(lines.contains(&("gha.event-in-run", 7)), "{lines:?}");
+    assert!(lines.contains(&("gha.event-in-run", 8)), "{lines:?}");
+    assert!(lines.contains(&("gha.env-dump-uploaded", 9)), "{lines:?}");
 }
 
 #[test]
