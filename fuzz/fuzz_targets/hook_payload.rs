@@ -1,18 +1,13 @@
-//! The five agents' pre-tool payload parsers (`riskgate_hooks::adapters::parse`): the first
-//! byte picks the agent, the rest is the payload as the agent would send it on stdin. Any
-//! shell command found is normalized too.
+//! The agents' pre-tool payload parsers (`riskgate_hooks::adapters::parse`): the first byte
+//! picks the agent, the rest is the payload as the agent would send it on stdin. Any shell
+//! command found is normalized too. The same bytes, read as the agent's settings file, go
+//! through `install` and `uninstall` (the JSON-with-comments text editor).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use riskgate_hooks::{Agent, Tool};
 
-const AGENTS: [Agent; 5] = [
-    Agent::Claude,
-    Agent::Gemini,
-    Agent::Codex,
-    Agent::Cursor,
-    Agent::Copilot,
-];
+const AGENTS: [Agent; 12] = Agent::ALL;
 
 fuzz_target!(|data: &[u8]| {
     quiet_contained_panics();
@@ -20,6 +15,15 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let agent = AGENTS[usize::from(pick) % AGENTS.len()];
+    if let Ok(text) = std::str::from_utf8(payload) {
+        let path = std::path::Path::new("settings.json");
+        let command = format!("riskgate hook {}", agent.name());
+        if let Ok(riskgate_hooks::install::Change::Write(t)) =
+            riskgate_hooks::install::install(agent, path, Some(text), &command)
+        {
+            let _ = riskgate_hooks::install::uninstall(agent, path, Some(&t));
+        }
+    }
     if let Ok(call) = riskgate_hooks::adapters::parse(agent, payload) {
         for tool in &call.tools {
             if let Tool::Shell { command, .. } = tool {

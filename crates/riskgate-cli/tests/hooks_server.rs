@@ -194,6 +194,35 @@ fn without_a_server_the_hook_decides_alone() {
     stop(&e);
 }
 
+/// Issue 13: a server started with another RISKGATE_* variable listens on another socket (the
+/// variables are hashed into its name); `hook-server --stop` without that variable stops it too.
+#[test]
+fn stop_reaches_a_server_started_with_other_variables() {
+    let e = env();
+    let ls = claude(&e, "Bash", json!({"command": "ls -la"})).to_string();
+    let out = with_server(&e, 60)
+        .env("RISKGATE_HOOK_TIMEOUT_MS", "7000")
+        .args(["hook", "claude"])
+        .write_stdin(ls)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    wait_until("the other server's socket", || !sockets(&e).is_empty());
+    let other = sockets(&e);
+    let stopped = stop(&e);
+    let own = stopped.lines().next().unwrap_or_default().to_string();
+    assert!(own.ends_with(": no server"), "{stopped}");
+    assert!(
+        other
+            .iter()
+            .all(|s| stopped.contains(&format!("{}: stopped", s.display()))),
+        "{stopped} / {other:?}"
+    );
+    wait_until("the other server's socket removed", || {
+        sockets(&e).is_empty()
+    });
+}
+
 #[test]
 fn an_idle_server_exits() {
     let e = env();

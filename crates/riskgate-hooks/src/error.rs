@@ -7,7 +7,9 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum HookError {
     /// `riskgate hook NAME` with a name that is no agent riskgate knows.
-    #[error("unknown agent `{0}` (expected claude, gemini, codex, cursor or copilot)")]
+    #[error(
+        "unknown agent `{0}` (expected claude, gemini, codex, cursor, copilot, opencode, kilo, windsurf, cline, qwen, droid or augment)"
+    )]
     UnknownAgent(String),
     /// The payload is not a JSON object.
     #[error("malformed payload: {0}")]

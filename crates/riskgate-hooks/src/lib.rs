@@ -1,7 +1,10 @@
 //! riskgate's agent hooks: what `riskgate hook <agent>` does between an agent's pre-tool JSON
-//! on stdin and the answer on stdout, for Claude Code, Gemini CLI, Codex CLI, Cursor and
-//! GitHub Copilot CLI (protocols: `../shared/protocols.md`).
+//! on stdin and the answer on stdout, for Claude Code, Gemini CLI, Codex CLI, Cursor, GitHub
+//! Copilot CLI, OpenCode, Kilo Code, Windsurf, Cline, Qwen Code, Factory Droid and Augment
+//! (protocols: `docs/protocols.md`).
 //!
+//! - [`agents`]: the one table of per-agent facts (events, answers, ask support, behaviour on a
+//!   hook failure, file locations) that install, `riskgate doctor` and the README use.
 //! - [`adapters`]: one module per agent: its payload → a [`Call`], a [`Verdict`] → its answer
 //!   ([`Reply`]: stdout, stderr, exit code). Each module documents its mapping.
 //! - [`judge`]: a [`Call`] → gate decisions: shell commands through the engine, file writes
@@ -25,13 +28,15 @@
 #![deny(missing_docs)]
 
 pub mod adapters;
+pub mod agents;
 pub mod content;
 pub mod error;
 pub mod install;
+pub mod jsonc;
 pub mod judge;
 pub mod mcp_install;
 pub mod mcp_tools;
-mod ordered;
+pub mod ordered;
 pub mod patch;
 
 pub mod request;
@@ -62,6 +67,20 @@ pub enum Agent {
     Cursor,
     /// GitHub Copilot CLI (`preToolUse`, or `PreToolUse` in Claude's format).
     Copilot,
+    /// OpenCode (a plugin's `tool.execute.before`).
+    OpenCode,
+    /// Kilo Code CLI (OpenCode's plugin API).
+    Kilo,
+    /// Windsurf's Cascade hooks (`pre_run_command`, `pre_write_code` …).
+    Windsurf,
+    /// Cline (a `PreToolUse` hook file).
+    Cline,
+    /// Qwen Code (`PreToolUse`).
+    Qwen,
+    /// Factory Droid (`PreToolUse`, Claude Code's protocol with Droid's tool names).
+    Droid,
+    /// Augment's Auggie CLI (`PreToolUse`).
+    Augment,
 }
 
 /// Whether an agent can put a question to its user when the hook answers "ask".
@@ -77,23 +96,29 @@ pub enum AskSupport {
 
 impl Agent {
     /// Every agent, in documentation order.
-    pub const ALL: [Agent; 5] = [
+    pub const ALL: [Agent; 12] = [
         Agent::Claude,
         Agent::Gemini,
         Agent::Codex,
         Agent::Cursor,
         Agent::Copilot,
+        Agent::OpenCode,
+        Agent::Kilo,
+        Agent::Windsurf,
+        Agent::Cline,
+        Agent::Qwen,
+        Agent::Droid,
+        Agent::Augment,
     ];
+
+    /// What riskgate knows about this agent ([`agents::AGENTS`]).
+    pub fn info(self) -> &'static agents::AgentInfo {
+        agents::info(self)
+    }
 
     /// The name used on the command line and in the audit log.
     pub fn name(self) -> &'static str {
-        match self {
-            Agent::Claude => "claude",
-            Agent::Gemini => "gemini",
-            Agent::Codex => "codex",
-            Agent::Cursor => "cursor",
-            Agent::Copilot => "copilot",
-        }
+        self.info().name
     }
 
     /// The audit log source of this agent's hook calls: `hook:<name>`.
@@ -103,11 +128,7 @@ impl Agent {
 
     /// How this agent handles an "ask".
     pub fn ask_support(self) -> AskSupport {
-        match self {
-            Agent::Claude | Agent::Cursor | Agent::Copilot => AskSupport::Native,
-            Agent::Gemini => AskSupport::ByPolicy,
-            Agent::Codex => AskSupport::Never,
-        }
+        self.info().ask
     }
 }
 
@@ -121,13 +142,6 @@ impl FromStr for Agent {
     type Err = HookError;
 
     fn from_str(s: &str) -> Result<Agent, HookError> {
-        match s.to_ascii_lowercase().as_str() {
-            "claude" | "claude-code" => Ok(Agent::Claude),
-            "gemini" | "gemini-cli" => Ok(Agent::Gemini),
-            "codex" => Ok(Agent::Codex),
-            "cursor" => Ok(Agent::Cursor),
-            "copilot" | "copilot-cli" => Ok(Agent::Copilot),
-            _ => Err(HookError::UnknownAgent(s.to_string())),
-        }
+        agents::by_name(s).ok_or_else(|| HookError::UnknownAgent(s.to_string()))
     }
 }

@@ -74,7 +74,7 @@ impl HookEnv {
         match agent {
             Agent::Claude | Agent::Copilot => self.claude_project_dir.as_ref(),
             Agent::Gemini => self.gemini_project_dir.as_ref(),
-            Agent::Codex | Agent::Cursor => None,
+            _ => None,
         }
     }
 }

@@ -34,16 +34,35 @@ fn answer(agent: Agent, payload: &[u8]) -> Option<String> {
         },
     };
     let reply = run(opts, std::io::Cursor::new(payload.to_vec()));
+    if agent == Agent::Windsurf {
+        // Cascade reads the exit code: 2 blocks (the reason on stderr), 0 lets it run
+        assert!(reply.stdout.is_empty());
+        return match reply.exit {
+            2 => Some("deny".into()),
+            0 => None,
+            n => panic!("exit {n}"),
+        };
+    }
     assert_eq!(reply.exit, 0);
     if reply.stdout.trim().is_empty() {
         return None;
     }
     let v: Value = serde_json::from_str(&reply.stdout).expect("one JSON object");
     let d = match agent {
-        Agent::Claude | Agent::Codex => &v["hookSpecificOutput"]["permissionDecision"],
-        Agent::Gemini => &v["decision"],
+        Agent::Claude | Agent::Codex | Agent::Qwen | Agent::Droid | Agent::Augment => {
+            &v["hookSpecificOutput"]["permissionDecision"]
+        }
+        Agent::Gemini | Agent::OpenCode | Agent::Kilo => &v["decision"],
         Agent::Cursor => &v["permission"],
         Agent::Copilot => &v["permissionDecision"],
+        Agent::Cline => {
+            return Some(match v["cancel"].as_bool() {
+                Some(true) => "deny".into(),
+                Some(false) => "allow".into(),
+                None => "(none)".into(),
+            });
+        }
+        Agent::Windsurf => &Value::Null,
     };
     Some(d.as_str().unwrap_or("(none)").to_string())
 }
@@ -70,6 +89,30 @@ fn valid(agent: Agent) -> (Value, &'static [&'static str]) {
         Agent::Copilot => (
             json!({"sessionId": "s", "toolName": "bash", "toolArgs": "{\"command\":\"ls\"}"}),
             &["sessionId", "toolName", "toolArgs"],
+        ),
+        Agent::OpenCode | Agent::Kilo => (
+            json!({"hook_event_name": "tool.execute.before", "tool": "bash", "sessionID": "s", "callID": "c", "args": {"command": "ls"}}),
+            &["hook_event_name", "tool", "args"],
+        ),
+        Agent::Windsurf => (
+            json!({"agent_action_name": "pre_run_command", "trajectory_id": "t", "execution_id": "e", "tool_info": {"command_line": "ls", "cwd": "/"}}),
+            &["agent_action_name", "tool_info"],
+        ),
+        Agent::Cline => (
+            json!({"clineVersion": "3.0.65", "hookName": "tool_call", "taskId": "t", "workspaceRoots": [], "tool_call": {"id": "1", "name": "run_commands", "input": {"commands": ["ls"]}}}),
+            &["hookName", "tool_call"],
+        ),
+        Agent::Qwen => (
+            json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "run_shell_command", "tool_input": {"command": "ls"}}),
+            &["session_id", "hook_event_name", "tool_name", "tool_input"],
+        ),
+        Agent::Droid => (
+            json!({"session_id": "s", "hook_event_name": "PreToolUse", "tool_name": "Execute", "tool_input": {"command": "ls"}}),
+            &["session_id", "hook_event_name", "tool_name", "tool_input"],
+        ),
+        Agent::Augment => (
+            json!({"hook_event_name": "PreToolUse", "conversation_id": "c", "workspace_roots": [], "tool_name": "launch-process", "tool_input": {"command": "ls"}}),
+            &["hook_event_name", "tool_name", "tool_input"],
         ),
     }
 }

@@ -17,7 +17,8 @@ use crate::cmd::common::PolicyArgs;
 /// Arguments of `riskgate hook`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent whose protocol to speak: claude, gemini, codex, cursor or copilot.
+    /// The agent whose protocol to speak: claude, gemini, codex, cursor, copilot, opencode,
+    /// kilo, windsurf, cline, qwen, droid or augment.
     #[arg(value_parser = parse_agent)]
     agent: Agent,
     /// Time limit in milliseconds (default 8000, or RISKGATE_HOOK_TIMEOUT_MS; 0: none).
@@ -35,7 +36,8 @@ pub fn parse_agent(s: &str) -> Result<Agent, String> {
 /// Arguments of `riskgate hook-server`.
 #[derive(Debug, clap::Args)]
 pub struct ServerArgs {
-    /// Stop the server of this binary and environment.
+    /// Stop the hook servers of this user: the one of this binary and environment, and any
+    /// other found in the socket directories (started with other RISKGATE_* variables).
     #[arg(long, conflicts_with = "socket")]
     stop: bool,
     /// Serve on this socket (what `riskgate hook` starts; the default is the socket of this
@@ -85,13 +87,26 @@ pub fn run_server(args: ServerArgs) -> anyhow::Result<ExitCode> {
         }
     };
     if args.stop {
-        let stopped = server::stop(&socket)?;
-        println!(
-            "{}: {}",
-            socket.display(),
-            if stopped { "stopped" } else { "no server" }
-        );
-        return Ok(ExitCode::SUCCESS);
+        // this environment's server first (the first line names its socket), then every
+        // other server of this user that can be found: one started with other RISKGATE_*
+        // variables hashes to another socket
+        let mut failed = false;
+        for (n, sock) in server::known_sockets(Some(&socket)).into_iter().enumerate() {
+            match server::stop(&sock) {
+                Ok(true) => println!("{}: stopped", sock.display()),
+                Ok(false) if n == 0 => println!("{}: no server", sock.display()),
+                Ok(false) => {}
+                Err(e) => {
+                    failed = true;
+                    eprintln!("riskgate: {}: not stopped: {e}", sock.display());
+                }
+            }
+        }
+        return Ok(if failed {
+            crate::exit::Code::Error.into()
+        } else {
+            ExitCode::SUCCESS
+        });
     }
     let trace = std::env::var_os(server::ENV_TRACE).is_some();
     let handler: server::Handler = Arc::new(move |agent, env, payload: &[u8]| {

@@ -1,9 +1,10 @@
-//! `riskgate install <agent>` and `riskgate uninstall <agent>`: register the hook in the
-//! agent's settings file (project or user), or remove it. The edit itself is
-//! `riskgate_hooks::install` (idempotent, keeps every other setting in order); here: the
-//! file's place, a backup of the previous content (`<file>.riskgate.bak`), the atomic write
-//! (temporary file, fsync, rename, permissions kept) and `--dry-run`, which prints the change
-//! as a diff and writes nothing.
+//! `riskgate install <agent>` and `riskgate uninstall <agent>`: register the hook with the
+//! agent (its settings or hooks file, a plugin or a hook script; project or user), or remove
+//! it. The edit itself is `riskgate_hooks::install` (idempotent, every other byte of the file
+//! kept); here: the file's place, a backup of the previous content (`<file>.riskgate.bak`)
+//! kept only while the file is being replaced, the atomic write (temporary file, fsync,
+//! rename, permissions kept; a hook script made executable), removing a file riskgate's
+//! removal left empty, and `--dry-run`, which prints the change as a diff and writes nothing.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,7 +20,8 @@ use crate::exit::Code;
 /// Arguments of `riskgate install` and `riskgate uninstall`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The agent: claude, gemini, codex, cursor or copilot.
+    /// The agent: claude, gemini, codex, cursor, copilot, opencode, kilo, windsurf, cline, qwen,
+    /// droid or augment.
     #[arg(value_parser = parse_agent)]
     agent: Agent,
     /// The project's settings (the default): under the git work tree or the current directory.
@@ -64,11 +66,7 @@ pub(crate) fn project_dir() -> anyhow::Result<PathBuf> {
 }
 
 fn target(args: &Args) -> anyhow::Result<PathBuf> {
-    let scope = if args.user {
-        Scope::User
-    } else {
-        Scope::Project
-    };
+    let scope = scope(args);
     let home = riskgate::gate::paths::home_dir();
     if scope == Scope::User && home.is_none() {
         anyhow::bail!("--user: HOME is not set");
@@ -101,7 +99,7 @@ pub(crate) fn program() -> String {
 
 /// The command the agent runs: `riskgate hook <agent>` when `riskgate` on PATH is this
 /// binary, else this binary's absolute path.
-fn hook_command(agent: Agent) -> String {
+pub(crate) fn hook_command(agent: Agent) -> String {
     let me = std::env::current_exe().and_then(std::fs::canonicalize).ok();
     let on_path = std::env::var_os("PATH").and_then(|p| {
         std::env::split_paths(&p)
@@ -134,6 +132,7 @@ pub(crate) fn backup_path(path: &Path) -> PathBuf {
 }
 
 pub(crate) fn apply(
+    agent: Agent,
     path: &Path,
     old: Option<&str>,
     change: &Change,
@@ -149,9 +148,11 @@ pub(crate) fn apply(
         out!("{patch}");
         return Ok(true);
     }
+    // the previous content is kept beside the file while it is replaced, and only then
+    let backup = backup_path(path);
     if let Some(old) = old {
-        std::fs::write(backup_path(path), old)
-            .with_context(|| format!("cannot write the backup {}", backup_path(path).display()))?;
+        std::fs::write(&backup, old)
+            .with_context(|| format!("cannot write the backup {}", backup.display()))?;
     }
     match change {
         Change::Delete => std::fs::remove_file(path)
@@ -162,9 +163,34 @@ pub(crate) fn apply(
                     .with_context(|| format!("cannot create {}", dir.display()))?;
             }
             write_atomic(path, new.as_bytes())?;
+            if install::executable(agent) {
+                make_executable(path)?;
+            }
         }
     }
+    // done: the backup (and one an older riskgate left) is no longer needed
+    match std::fs::remove_file(&backup) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("cannot remove {}", backup.display())),
+    }
     Ok(true)
+}
+
+#[cfg(unix)]
+fn make_executable(path: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let mut perm = std::fs::metadata(path)
+        .with_context(|| format!("cannot read {}", path.display()))?
+        .permissions();
+    perm.set_mode(perm.mode() | 0o755);
+    std::fs::set_permissions(path, perm)
+        .with_context(|| format!("cannot make {} executable", path.display()))
+}
+
+#[cfg(not(unix))]
+fn make_executable(_path: &Path) -> anyhow::Result<()> {
+    Ok(())
 }
 
 /// A unified diff of the settings file, for `--dry-run`.
@@ -182,12 +208,19 @@ fn riskgate_diff(old: &str, new: &str, path: &Path) -> String {
     out
 }
 
-fn note(agent: Agent) -> Option<&'static str> {
-    match agent {
-        Agent::Codex => Some("Codex runs a new or changed hook only after you trust it in /hooks."),
-        Agent::Gemini => Some("Gemini CLI runs project hooks only in trusted folders."),
-        Agent::Cursor => Some("Cursor runs project hooks only in trusted workspaces."),
-        _ => None,
+fn scope(args: &Args) -> Scope {
+    args.scope()
+}
+
+/// What the agent asks of a project hook (trust, a restart), said after a project install.
+fn note(agent: Agent, scope: Scope) -> Option<&'static str> {
+    match scope {
+        Scope::Project => agent.info().project_note,
+        // the agents that load plugins at start need a restart whatever the scope
+        Scope::User if agent.info().layout == riskgate_hooks::agents::Layout::Owned => {
+            agent.info().project_note
+        }
+        Scope::User => None,
     }
 }
 
@@ -200,7 +233,7 @@ pub fn run_install(args: Args) -> anyhow::Result<ExitCode> {
     let old = read(&path)?;
     let command = hook_command(args.agent);
     let change = install::install(args.agent, &path, old.as_deref(), &command)?;
-    let changed = apply(&path, old.as_deref(), &change, args.dry_run)?;
+    let changed = apply(args.agent, &path, old.as_deref(), &change, args.dry_run)?;
     let what = format!("`{command}` for {}", args.agent);
     if args.dry_run {
         if !changed {
@@ -210,13 +243,8 @@ pub fn run_install(args: Args) -> anyhow::Result<ExitCode> {
             );
         }
     } else if changed {
-        let backup = if old.is_some() {
-            format!(" (previous content in {})", backup_path(&path).display())
-        } else {
-            String::new()
-        };
-        outln!("installed {what} in {}{backup}", path.display());
-        if let Some(n) = note(args.agent) {
+        outln!("installed {what} in {}", path.display());
+        if let Some(n) = note(args.agent, scope(&args)) {
             outln!("{n}");
         }
     } else {
@@ -233,20 +261,16 @@ pub fn run_uninstall(args: Args) -> anyhow::Result<ExitCode> {
     let path = target(&args)?;
     let old = read(&path)?;
     let change = install::uninstall(args.agent, &path, old.as_deref())?;
-    let changed = apply(&path, old.as_deref(), &change, args.dry_run)?;
+    let changed = apply(args.agent, &path, old.as_deref(), &change, args.dry_run)?;
     if !changed {
         outln!("no riskgate hook for {} in {}", args.agent, path.display());
     } else if !args.dry_run {
         let how = if change == Change::Delete {
-            "removed the file"
+            "removed riskgate's hook and the file it left empty:"
         } else {
-            "removed the hook from"
+            "removed riskgate's hook from"
         };
-        outln!(
-            "{how} {} (previous content in {})",
-            path.display(),
-            backup_path(&path).display()
-        );
+        outln!("{how} {}", path.display());
     }
     Ok(Code::Allow.into())
 }

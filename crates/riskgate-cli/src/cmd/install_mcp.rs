@@ -1,6 +1,7 @@
 //! `riskgate install AGENT --mcp` and `riskgate uninstall AGENT --mcp`: register `riskgate mcp`
 //! in the MCP configuration of agents that read one (`riskgate_hooks::mcp_install`), with the
-//! same backup, atomic write and `--dry-run` as the hook's installation.
+//! same atomic write (a backup kept only while the file is replaced) and `--dry-run` as the
+//! hook's installation.
 
 use std::process::ExitCode;
 
@@ -8,7 +9,7 @@ use anyhow::Context as _;
 use riskgate_hooks::install::{Change, Scope};
 use riskgate_hooks::mcp_install;
 
-use crate::cmd::install::{Args, apply, backup_path, program, project_dir, read};
+use crate::cmd::install::{Args, apply, program, project_dir, read};
 use crate::exit::Code;
 
 /// Install (`install`) or remove riskgate's MCP server for `args`' agent.
@@ -33,17 +34,12 @@ pub fn run(args: &Args, install: bool) -> anyhow::Result<ExitCode> {
         mcp_install::uninstall(&path, old.as_deref())
     }
     .with_context(|| format!("cannot update {}", path.display()))?;
-    let changed = apply(&path, old.as_deref(), &change, args.dry_run())?;
-    let backup = || match &old {
-        Some(_) => format!(" (previous content in {})", backup_path(&path).display()),
-        None => String::new(),
-    };
+    let changed = apply(agent, &path, old.as_deref(), &change, args.dry_run())?;
     match (install, changed, args.dry_run()) {
         (_, true, true) => {}
         (true, true, false) => outln!(
-            "registered the MCP server `riskgate mcp` for {agent} in {}{}",
-            path.display(),
-            backup()
+            "registered the MCP server `riskgate mcp` for {agent} in {}",
+            path.display()
         ),
         (true, false, _) => outln!(
             "the MCP server `riskgate mcp` is already registered for {agent} in {}",
@@ -55,7 +51,7 @@ pub fn run(args: &Args, install: bool) -> anyhow::Result<ExitCode> {
             } else {
                 "removed the MCP server from"
             };
-            outln!("{how} {}{}", path.display(), backup());
+            outln!("{how} {}", path.display());
         }
         (false, false, _) => outln!("no riskgate MCP server for {agent} in {}", path.display()),
     }

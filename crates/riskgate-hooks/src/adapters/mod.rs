@@ -1,17 +1,25 @@
 //! One adapter per agent: [`parse`] reads the agent's pre-tool payload into a [`Call`];
 //! [`reply`] puts a [`Verdict`] into the agent's words. Shared here: the JSON helpers and the
 //! mapping of Claude-style tool inputs (Claude Code, Codex and Copilot's `PreToolUse` format
-//! share it).
+//! share it); agents that differ only in tool names and argument keys (Qwen Code, Factory
+//! Droid, Augment, OpenCode and Kilo, Cline) are mapped by [`table`]s.
 //!
 //! A payload that is not a JSON object, lacks a required field, or is another event's or
 //! another agent's shape is an error (answered "ask" or "deny" by [`crate::run`]); a
 //! well-formed call of a tool riskgate does not judge is [`Tool::Other`] (no opinion).
 
+pub mod augment;
 pub mod claude;
+pub mod cline;
 pub mod codex;
 pub mod copilot;
 pub mod cursor;
+pub mod droid;
 pub mod gemini;
+pub mod opencode;
+pub mod qwen;
+pub(crate) mod table;
+pub mod windsurf;
 
 use serde_json::{Map, Value};
 
@@ -31,6 +39,12 @@ pub fn parse(agent: Agent, bytes: &[u8]) -> Result<Call, HookError> {
         Agent::Codex => codex::parse(&value),
         Agent::Cursor => cursor::parse(&value),
         Agent::Copilot => copilot::parse(&value),
+        Agent::OpenCode | Agent::Kilo => opencode::parse(&value),
+        Agent::Windsurf => windsurf::parse(&value),
+        Agent::Cline => cline::parse(&value),
+        Agent::Qwen => qwen::parse(&value),
+        Agent::Droid => droid::parse(&value),
+        Agent::Augment => augment::parse(&value),
     }
 }
 
@@ -43,6 +57,23 @@ pub fn reply(agent: Agent, verdict: &Verdict, event: Option<&str>) -> Reply {
         Agent::Codex => codex::reply(verdict),
         Agent::Cursor => cursor::reply(verdict, event),
         Agent::Copilot => copilot::reply(verdict),
+        Agent::OpenCode | Agent::Kilo => opencode::reply(verdict),
+        Agent::Windsurf => windsurf::reply(verdict),
+        Agent::Cline => cline::reply(verdict),
+        Agent::Qwen => qwen::reply(verdict),
+        Agent::Droid => droid::reply(verdict),
+        Agent::Augment => augment::reply(verdict),
+    }
+}
+
+/// Claude Code's `hookSpecificOutput` answer, for the agents that read it and cannot ask
+/// (Qwen Code, Factory Droid, Augment): allow or deny with the reason; no opinion is empty.
+pub(crate) fn claude_family_reply(v: &Verdict) -> Reply {
+    use crate::verdict::Answer;
+    match v.answer {
+        Answer::NoOpinion => Reply::empty(),
+        Answer::Allow => Reply::json(&claude::hook_specific("allow", &v.reason)),
+        Answer::Ask | Answer::Deny => Reply::json(&claude::hook_specific("deny", &v.reason)),
     }
 }
 

@@ -88,6 +88,11 @@ pub fn stop(socket: &Path) -> io::Result<bool> {
     }
 }
 
+/// Whether a server of this user listens at `socket` (connected and let go: no call made).
+pub fn probe(socket: &Path) -> Result<(), CallError> {
+    connect(socket, Instant::now() + Duration::from_secs(1)).map(drop)
+}
+
 fn exchange(socket: &Path, msg: &[u8], deadline: Instant) -> Result<Vec<u8>, CallError> {
     let stream = connect(socket, deadline)?;
     let mut timed = Timed::new(&stream, deadline);

@@ -45,7 +45,7 @@ mod fsperm;
 mod listener;
 
 #[cfg(unix)]
-pub use client::{CallError, read_within, request, stop};
+pub use client::{CallError, probe, read_within, request, stop};
 #[cfg(unix)]
 pub use listener::{serve, spawn};
 
@@ -182,6 +182,63 @@ pub fn socket_path(exe: &Path) -> Option<PathBuf> {
 #[cfg(not(unix))]
 pub fn socket_path(_exe: &Path) -> Option<PathBuf> {
     None
+}
+
+/// The directories where this user's hook servers put their sockets: `$XDG_RUNTIME_DIR/riskgate`
+/// and the state directory's `run/` (`RISKGATE_STATE_DIR`, else the default).
+fn socket_dirs() -> Vec<PathBuf> {
+    use riskgate::gate::paths;
+    let mut dirs = Vec::new();
+    if let Some(d) = std::env::var_os("XDG_RUNTIME_DIR").map(PathBuf::from)
+        && d.is_absolute()
+    {
+        dirs.push(d.join("riskgate"));
+    }
+    if let Some(d) = paths::state_dir_from_env() {
+        dirs.push(d.join("run"));
+    }
+    dirs.push(paths::default_state_dir().join("run"));
+    dirs
+}
+
+/// The sockets of every hook server of this user that can be found: `own` (the server of this
+/// binary and environment) first, then every other `hook-*.sock` beside it and in the usual
+/// socket directories — servers started with other `RISKGATE_*` or `XDG_*` variables, or by
+/// another build. What `hook-server --stop` stops and `riskgate doctor` reports.
+pub fn known_sockets(own: Option<&Path>) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = own.map(Path::to_path_buf).into_iter().collect();
+    let mut dirs: Vec<PathBuf> = own
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .into_iter()
+        .collect();
+    dirs.extend(socket_dirs());
+    let mut seen_dirs: Vec<PathBuf> = Vec::new();
+    for dir in dirs {
+        if seen_dirs.contains(&dir) {
+            continue;
+        }
+        seen_dirs.push(dir.clone());
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("hook-") && n.ends_with(".sock"))
+            })
+            .collect();
+        found.sort();
+        for p in found {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// FNV-1a, 64 bits: a stable name for a configuration (not a security boundary; the socket
