@@ -50,7 +50,7 @@ enum Command {
     /// The hook server: answers `riskgate hook` calls from a warm process (started by the
     /// hook on demand, gone after 10 idle minutes; RISKGATE_HOOK_SERVER=0 turns it off).
     HookServer(cmd::hook::ServerArgs),
-    /// Register `riskgate hook <agent>` in an agent's settings file.
+    /// Register `riskgate hook <agent>` with an agent (its settings, a plugin or a hook file).
     Install(cmd::install::Args),
     /// Remove riskgate's hook from an agent's settings file.
     Uninstall(cmd::install::Args),
@@ -66,6 +66,8 @@ enum Command {
     Man(cmd::completions::ManArgs),
     /// Repositories: rate what CI pipelines, build files and package scripts will run.
     Repo(cmd::repo::Args),
+    /// Check the set-up: agents and their hooks, the hook server, directories, policy files.
+    Doctor(cmd::doctor::Args),
 }
 
 /// The command-line definition (for completions and the man page).
@@ -99,6 +101,7 @@ fn main() -> ExitCode {
         Command::Completions(args) => cmd::completions::run_completions(args),
         Command::Man(args) => cmd::completions::run_man(args),
         Command::Repo(args) => cmd::repo::run(args),
+        Command::Doctor(args) => cmd::doctor::run(args),
     };
     match result {
         Ok(code) => code,

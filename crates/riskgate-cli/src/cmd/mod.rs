@@ -6,6 +6,7 @@ pub mod check;
 pub mod common;
 pub mod completions;
 pub mod config;
+pub mod doctor;
 pub mod explain;
 pub mod hook;
 pub mod install;
