@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use riskgate_hooks::{Agent, Tool};
 
-const AGENTS: [Agent; 12] = Agent::ALL;
+const AGENTS: &[Agent] = &Agent::ALL;
 
 fuzz_target!(|data: &[u8]| {
     quiet_contained_panics();

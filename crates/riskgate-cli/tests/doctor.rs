@@ -44,7 +44,7 @@ fn a_healthy_setup_reports_every_agent_and_exits_zero() {
     let (v, code) = doctor(&e, &[&bin, riskgate_dir.parent().unwrap()]);
     assert_eq!(code, 0, "{v:#}");
     assert_eq!(v["ok"], true);
-    assert_eq!(v["agents"].as_array().unwrap().len(), 12);
+    assert_eq!(v["agents"].as_array().unwrap().len(), 13);
 
     let claude = agent(&v, "claude");
     assert_eq!(claude["hooks"][0]["scope"], "project");

@@ -1,5 +1,5 @@
 //! The agents added in issue 13 (OpenCode, Kilo, Windsurf, Cline, Qwen Code, Factory Droid,
-//! Augment) through the built binary, with payloads written from each agent's own schema (the
+//! Augment, Goose) through the built binary, with payloads written from each agent's own schema (the
 //! source and version read are named at each builder; docs/protocols.md has the details): what
 //! is dangerous is refused in the agent's own words, what needs a person is refused too (none
 //! of them can ask), what is harmless is let through, what riskgate does not judge gets no
@@ -35,8 +35,11 @@ fn answer(e: &Env, agent: &str, payload: &Value) -> (Option<String>, String) {
     }
     let v: Value = serde_json::from_str(&stdout).unwrap_or_else(|_| panic!("{stdout}"));
     match agent {
-        "opencode" | "kilo" => {
-            let d = v["decision"].as_str().map(str::to_string);
+        "opencode" | "kilo" | "goose" => {
+            let d = v["decision"].as_str().map(|d| match d {
+                "block" => "deny".to_string(),
+                other => other.to_string(),
+            });
             (d, v["reason"].as_str().unwrap_or_default().to_string())
         }
         "cline" => match v["cancel"].as_bool() {
@@ -108,6 +111,14 @@ fn augment(e: &Env, tool: &str, input: Value) -> Value {
         "is_mcp_tool": false})
 }
 
+/// Goose (the hooks guide in block/goose, documentation/docs/guides/context-engineering/
+/// hooks.md @0825b57: the payload fields and the `developer` tools' input keys).
+fn goose(e: &Env, tool: &str, input: Value) -> Value {
+    json!({"event": "PreToolUse", "session_id": "abc-123", "matcher_context": tool,
+        "tool_name": tool, "tool_input": input, "working_dir": e.project,
+        "tool_call_id": "call-1"})
+}
+
 /// Each agent's shell tool carrying `cmd`.
 fn shell(e: &Env, agent: &str, cmd: &str) -> Value {
     match agent {
@@ -119,6 +130,7 @@ fn shell(e: &Env, agent: &str, cmd: &str) -> Value {
         "cline" => cline(e, "run_commands", json!({"commands": [cmd]})),
         "qwen" => qwen(e, "run_shell_command", json!({"command": cmd})),
         "droid" => droid(e, "Execute", json!({"command": cmd, "riskLevel": "low"})),
+        "goose" => goose(e, "developer__shell", json!({"command": cmd})),
         _ => augment(e, "launch-process", json!({"command": cmd, "wait": true})),
     }
 }
@@ -138,6 +150,11 @@ fn write(e: &Env, agent: &str, path: &str, content: &str) -> Value {
             json!({"file_path": path, "content": content}),
         ),
         "droid" => droid(e, "Create", json!({"file_path": path, "content": content})),
+        "goose" => goose(
+            e,
+            "developer__write",
+            json!({"path": path, "content": content}),
+        ),
         _ => augment(
             e,
             "save-file",
@@ -146,8 +163,8 @@ fn write(e: &Env, agent: &str, path: &str, content: &str) -> Value {
     }
 }
 
-const NEW: [&str; 7] = [
-    "opencode", "kilo", "windsurf", "cline", "qwen", "droid", "augment",
+const NEW: [&str; 8] = [
+    "opencode", "kilo", "windsurf", "cline", "qwen", "droid", "augment", "goose",
 ];
 
 #[test]
@@ -288,6 +305,27 @@ fn each_agents_own_tool_shapes() {
                 json!({"command": "str_replace", "path": "src/a.py", "old_str_1": "x", "new_str_1": "import os\nos.system('rm -rf /')\n"}),
             ),
             Some("deny"),
+        ),
+        // Goose: an edit's `after`, an extension's tool the policy does not rate, a developer
+        // tool not judged
+        (
+            "goose",
+            goose(
+                &e,
+                "developer__edit",
+                json!({"path": e.project.join(".git/hooks/pre-push"), "before": "a", "after": "b"}),
+            ),
+            Some("deny"),
+        ),
+        (
+            "goose",
+            goose(&e, "github__list_issues", json!({"repo": "x"})),
+            None,
+        ),
+        (
+            "goose",
+            goose(&e, "developer__tree", json!({"path": "."})),
+            None,
         ),
     ];
     for (agent, payload, want) in cases {

@@ -140,6 +140,11 @@ fn plugins_and_hook_scripts_are_written_whole_and_removed() {
         ),
         ("kilo", ".kilo/plugins/riskgate.js", "tool.execute.before"),
         ("cline", ".clinerules/hooks/PreToolUse", "#!/bin/sh"),
+        (
+            "goose",
+            ".agents/plugins/riskgate/hooks/hooks.json",
+            "\"on_failure\": \"block\"",
+        ),
     ];
     for (agent, rel, marker) in owned {
         let path = settings(&e, rel);
@@ -157,10 +162,19 @@ fn plugins_and_hook_scripts_are_written_whole_and_removed() {
             let mode = std::fs::metadata(&path).unwrap().permissions().mode();
             assert_eq!(mode & 0o111, 0o111, "Cline runs the hook file itself");
         }
+        if agent == "goose" {
+            // a Goose plugin needs its manifest beside its hooks
+            let manifest = settings(&e, ".agents/plugins/riskgate/plugin.json");
+            let m: Value =
+                serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+            assert_eq!(m["name"], "riskgate");
+        }
         assert!(run(&e, &["install", agent]).contains("already installed"));
         run(&e, &["uninstall", agent]);
         assert!(!path.exists(), "{agent}");
     }
+    // the plugin directory riskgate made for Goose goes with it
+    assert!(!settings(&e, ".agents/plugins/riskgate").exists());
     // a plugin someone else wrote under riskgate's name is never overwritten or removed
     let path = settings(&e, ".opencode/plugins/riskgate.js");
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();

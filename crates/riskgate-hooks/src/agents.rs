@@ -130,7 +130,7 @@ const fn under(var: &'static str, base: &'static str, file: &'static str) -> Use
 }
 
 /// Every agent riskgate has an adapter for, in documentation order.
-pub const AGENTS: [AgentInfo; 12] = [
+pub const AGENTS: [AgentInfo; 13] = [
     AgentInfo {
         agent: Agent::Claude,
         name: "claude",
@@ -355,6 +355,24 @@ pub const AGENTS: [AgentInfo; 12] = [
         programs: &["auggie"],
         home_dir: ".augment",
         source: "@augmentcode/auggie 0.36.0 (package)",
+    },
+    AgentInfo {
+        agent: Agent::Goose,
+        name: "goose",
+        aliases: &[],
+        title: "Goose",
+        events: &["PreToolUse (plugin hook)"],
+        answers: &["allow", "deny (block)"],
+        ask: AskSupport::Never,
+        on_failure: OnFailure::Closed,
+        failure: "closed (`on_failure: block`)",
+        project_file: ".agents/plugins/riskgate/hooks/hooks.json",
+        user_file: home(".agents", "plugins/riskgate/hooks/hooks.json"),
+        layout: Layout::Owned,
+        project_note: Some("Goose loads project plugins when it is started from the project."),
+        programs: &["goose"],
+        home_dir: ".config/goose",
+        source: "block/goose hooks guide @0825b57 (documentation only)",
     },
 ];
 

@@ -8,7 +8,7 @@ use thiserror::Error;
 pub enum HookError {
     /// `riskgate hook NAME` with a name that is no agent riskgate knows.
     #[error(
-        "unknown agent `{0}` (expected claude, gemini, codex, cursor, copilot, opencode, kilo, windsurf, cline, qwen, droid or augment)"
+        "unknown agent `{0}` (expected claude, gemini, codex, cursor, copilot, opencode, kilo, windsurf, cline, qwen, droid, augment or goose)"
     )]
     UnknownAgent(String),
     /// The payload is not a JSON object.

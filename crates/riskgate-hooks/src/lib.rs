@@ -1,6 +1,6 @@
 //! riskgate's agent hooks: what `riskgate hook <agent>` does between an agent's pre-tool JSON
 //! on stdin and the answer on stdout, for Claude Code, Gemini CLI, Codex CLI, Cursor, GitHub
-//! Copilot CLI, OpenCode, Kilo Code, Windsurf, Cline, Qwen Code, Factory Droid and Augment
+//! Copilot CLI, OpenCode, Kilo Code, Windsurf, Cline, Qwen Code, Factory Droid, Augment and Goose
 //! (protocols: `docs/protocols.md`).
 //!
 //! - [`agents`]: the one table of per-agent facts (events, answers, ask support, behaviour on a
@@ -81,6 +81,8 @@ pub enum Agent {
     Droid,
     /// Augment's Auggie CLI (`PreToolUse`).
     Augment,
+    /// Goose (a plugin's `PreToolUse` hook).
+    Goose,
 }
 
 /// Whether an agent can put a question to its user when the hook answers "ask".
@@ -96,7 +98,7 @@ pub enum AskSupport {
 
 impl Agent {
     /// Every agent, in documentation order.
-    pub const ALL: [Agent; 12] = [
+    pub const ALL: [Agent; 13] = [
         Agent::Claude,
         Agent::Gemini,
         Agent::Codex,
@@ -109,6 +111,7 @@ impl Agent {
         Agent::Qwen,
         Agent::Droid,
         Agent::Augment,
+        Agent::Goose,
     ];
 
     /// What riskgate knows about this agent ([`agents::AGENTS`]).

@@ -53,6 +53,10 @@ fn answer(agent: Agent, payload: &[u8]) -> Option<String> {
             &v["hookSpecificOutput"]["permissionDecision"]
         }
         Agent::Gemini | Agent::OpenCode | Agent::Kilo => &v["decision"],
+        Agent::Goose => match v["decision"].as_str() {
+            Some("block") => return Some("deny".into()),
+            _ => &v["decision"],
+        },
         Agent::Cursor => &v["permission"],
         Agent::Copilot => &v["permissionDecision"],
         Agent::Cline => {
@@ -113,6 +117,10 @@ fn valid(agent: Agent) -> (Value, &'static [&'static str]) {
         Agent::Augment => (
             json!({"hook_event_name": "PreToolUse", "conversation_id": "c", "workspace_roots": [], "tool_name": "launch-process", "tool_input": {"command": "ls"}}),
             &["hook_event_name", "tool_name", "tool_input"],
+        ),
+        Agent::Goose => (
+            json!({"event": "PreToolUse", "session_id": "s", "matcher_context": "developer__shell", "tool_name": "developer__shell", "tool_input": {"command": "ls"}, "working_dir": "/", "tool_call_id": "c"}),
+            &["event", "tool_name", "tool_input"],
         ),
     }
 }

@@ -18,7 +18,7 @@ use crate::cmd::common::PolicyArgs;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agent whose protocol to speak: claude, gemini, codex, cursor, copilot, opencode,
-    /// kilo, windsurf, cline, qwen, droid or augment.
+    /// kilo, windsurf, cline, qwen, droid, augment or goose.
     #[arg(value_parser = parse_agent)]
     agent: Agent,
     /// Time limit in milliseconds (default 8000, or RISKGATE_HOOK_TIMEOUT_MS; 0: none).

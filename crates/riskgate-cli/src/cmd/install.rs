@@ -21,7 +21,7 @@ use crate::exit::Code;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The agent: claude, gemini, codex, cursor, copilot, opencode, kilo, windsurf, cline, qwen,
-    /// droid or augment.
+    /// droid, augment or goose.
     #[arg(value_parser = parse_agent)]
     agent: Agent,
     /// The project's settings (the default): under the git work tree or the current directory.
@@ -174,7 +174,32 @@ pub(crate) fn apply(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => return Err(e).with_context(|| format!("cannot remove {}", backup.display())),
     }
+    companion(agent, path, change)?;
     Ok(true)
+}
+
+/// The file some agents need beside riskgate's (Goose's plugin manifest): written with it
+/// when missing, removed with it when it is riskgate's, and the directories riskgate's plugin
+/// leaves empty with it.
+fn companion(agent: Agent, path: &Path, change: &Change) -> anyhow::Result<()> {
+    let Some((file, content)) = install::companion(agent, path) else {
+        return Ok(());
+    };
+    match change {
+        Change::Write(_) if !file.exists() => write_atomic(&file, content.as_bytes())?,
+        Change::Delete => {
+            if std::fs::read_to_string(&file).is_ok_and(|t| t == content) {
+                std::fs::remove_file(&file)
+                    .with_context(|| format!("cannot remove {}", file.display()))?;
+            }
+            // only empty directories go (remove_dir refuses others)
+            for dir in [path.parent(), file.parent()].into_iter().flatten() {
+                let _ = std::fs::remove_dir(dir);
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 #[cfg(unix)]

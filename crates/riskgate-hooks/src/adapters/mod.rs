@@ -16,6 +16,7 @@ pub mod copilot;
 pub mod cursor;
 pub mod droid;
 pub mod gemini;
+pub mod goose;
 pub mod opencode;
 pub mod qwen;
 pub(crate) mod table;
@@ -45,6 +46,7 @@ pub fn parse(agent: Agent, bytes: &[u8]) -> Result<Call, HookError> {
         Agent::Qwen => qwen::parse(&value),
         Agent::Droid => droid::parse(&value),
         Agent::Augment => augment::parse(&value),
+        Agent::Goose => goose::parse(&value),
     }
 }
 
@@ -63,6 +65,7 @@ pub fn reply(agent: Agent, verdict: &Verdict, event: Option<&str>) -> Reply {
         Agent::Qwen => qwen::reply(verdict),
         Agent::Droid => droid::reply(verdict),
         Agent::Augment => augment::reply(verdict),
+        Agent::Goose => goose::reply(verdict),
     }
 }
 

@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use crate::agents::Layout;
 use crate::{Agent, HookError};
 
-pub use owned::cline_script;
+pub use owned::{cline_script, companion};
 
 /// Where to install.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

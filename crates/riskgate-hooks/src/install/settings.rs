@@ -113,7 +113,7 @@ fn ours(agent: Agent, command: &str) -> Vec<(&'static str, Json)> {
             .collect()
         }
         // written whole (`owned`), never as settings entries
-        Agent::OpenCode | Agent::Kilo | Agent::Cline => Vec::new(),
+        Agent::OpenCode | Agent::Kilo | Agent::Cline | Agent::Goose => Vec::new(),
     }
 }
 
