@@ -482,24 +482,26 @@ pub fn remove_member(text: &str, object: &Node, key: &str) -> String {
 
 /// Where and how to add an entry to a container: the text inserted at the returned offset.
 fn addition(text: &str, container: &Node, ends: &[usize], body: &str, first: bool) -> String {
+    // the file's line ending (a Windows file keeps CRLF)
+    let nl = if text.contains("\r\n") { "\r\n" } else { "\n" };
     let outer = line_indent(text, container.start).to_string();
     let unit = indent_unit(text, container);
     let inner = format!("{outer}{unit}");
-    let entry = body.replace('\n', &format!("\n{inner}"));
+    let entry = body.replace('\n', &format!("{nl}{inner}"));
     let close = container.end.saturating_sub(1);
     let (at, insert) = match (ends.last(), first) {
-        (Some(&end), false) => (end, format!(",\n{inner}{entry}")),
+        (Some(&end), false) => (end, format!(",{nl}{inner}{entry}")),
         (Some(_), true) => {
             let start = first_start(container).unwrap_or(close);
-            (start, format!("{entry},\n{inner}"))
+            (start, format!("{entry},{nl}{inner}"))
         }
         (None, _) => {
             let open = container.start + 1;
             if blank(text, open, close) {
-                return splice(text, open, close, &format!("\n{inner}{entry}\n{outer}"));
+                return splice(text, open, close, &format!("{nl}{inner}{entry}{nl}{outer}"));
             }
             // an empty container with a comment inside: after the opening brace
-            (open, format!("\n{inner}{entry}"))
+            (open, format!("{nl}{inner}{entry}"))
         }
     };
     splice(text, at, at, &insert)
@@ -581,6 +583,13 @@ mod tests {
         let l2 = r2.get("l").unwrap();
         assert_eq!(l2.items().len(), 3);
         assert_eq!(remove_element(&added, l2, 2), t);
+        // a Windows file keeps its line endings
+        let crlf = "{\r\n  \"a\": 1\r\n}\r\n";
+        let r = root(crlf);
+        let v: Json = serde_json::from_str(r#"{"k": [1]}"#).unwrap();
+        let added = add_member(crlf, &r, "hooks", &v, false);
+        assert!(!added.replace("\r\n", "").contains('\n'), "{added:?}");
+        assert_eq!(remove_member(&added, &root(&added), "hooks"), crlf);
         // removing the first element keeps the rest as written
         let without = remove_element(t, l, 0);
         assert_eq!(without, "{\"l\": [\n    2\n  ]}");
