@@ -6,7 +6,8 @@
 //! - Settings and hooks files (JSON, or JSON with comments where the agent reads them):
 //!   [`settings`]. riskgate's entries are added and removed as text, so every other byte of
 //!   the file — comments, formatting, key order — stays as it was, and uninstalling gives the
-//!   file back byte for byte. A file left with nothing in it (`{}`, or Cursor's and Copilot's
+//!   file back byte for byte (an empty `hooks` object or event list riskgate's entry was added
+//!   to goes with it: nothing tells it from one riskgate created). A file left with nothing in it (`{}`, or Cursor's and Copilot's
 //!   `{"version": 1}`) and no comment is removed.
 //! - Files riskgate owns (OpenCode's and Kilo's plugin, Cline's hook script): [`owned`];
 //!   written whole, removed on uninstall, never overwritten when someone else wrote them.

@@ -210,3 +210,129 @@ fn paths_come_from_the_agent_table() {
         Path::new("/c/hooks.json")
     );
 }
+
+mod properties {
+    //! Over generated settings files (any shape riskgate edits, compact or indented, with
+    //! comments): install then uninstall gives the text back byte for byte, for every agent
+    //! whose hooks live in a shared settings file; and no text makes the editor panic.
+
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::{Value, json};
+
+    fn scalar() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-1000i64..1000).prop_map(|n| json!(n)),
+            "[a-z /*\"\\\\]{0,8}".prop_map(Value::String),
+        ]
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        scalar().prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::btree_map("[a-zA-Z_]{1,6}", inner, 0..4)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    /// A settings document: other keys, and a `hooks` object of event lists.
+    fn settings() -> impl Strategy<Value = Value> {
+        (
+            prop::collection::btree_map("[a-z]{1,6}", value(), 0..4),
+            prop::option::of(prop::collection::btree_map(
+                prop_oneof![Just("PreToolUse".to_string()), "[A-Za-z_]{1,8}"],
+                prop::collection::vec(value(), 1..3),
+                1..3,
+            )),
+        )
+            .prop_map(|(mut other, hooks)| {
+                other.remove("hooks");
+                let mut m: serde_json::Map<String, Value> = other.into_iter().collect();
+                if let Some(h) = hooks {
+                    let h: serde_json::Map<String, Value> =
+                        h.into_iter().map(|(k, v)| (k, Value::Array(v))).collect();
+                    m.insert("hooks".into(), Value::Object(h));
+                }
+                Value::Object(m)
+            })
+    }
+
+    /// `v` as text: compact or indented (2 or 4 spaces, a tab), with a comment before the
+    /// first line and at the end of some lines.
+    fn text(v: &Value, style: u8, comments: bool) -> String {
+        let mut t = match style % 4 {
+            0 => serde_json::to_string(v).unwrap(),
+            1 => serde_json::to_string_pretty(v).unwrap(),
+            2 => serde_json::to_string_pretty(v)
+                .unwrap()
+                .replace("  ", "    "),
+            _ => serde_json::to_string_pretty(v).unwrap().replace("  ", "\t"),
+        };
+        if comments {
+            t = format!("// settings\n{}", t.replace(",\n", ", // note\n"));
+        }
+        t.push('\n');
+        t
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+        #[test]
+        fn install_then_uninstall_is_the_identity(
+            v in settings(),
+            style in any::<u8>(),
+            comments in any::<bool>(),
+            which in 0usize..9,
+        ) {
+            let agents = [
+                Agent::Claude, Agent::Gemini, Agent::Codex, Agent::Cursor, Agent::Copilot,
+                Agent::Windsurf, Agent::Qwen, Agent::Droid, Agent::Augment,
+            ];
+            let agent = agents[which];
+            let mut v = v;
+            if agent.info().layout == crate::agents::Layout::Flat(true)
+                && let Value::Object(m) = &mut v
+            {
+                // hooks files that need a version have one (install adds it otherwise)
+                m.insert("version".into(), json!(1));
+            }
+            // known limit: an empty `hooks` object or event list riskgate's entries were added
+            // to is removed with them (nothing tells it from one riskgate created)
+            let hooks = v.get("hooks").and_then(Value::as_object);
+            prop_assume!(hooks.is_none_or(|h| !h.is_empty()
+                && h.values().all(|l| l.as_array().is_some_and(|l| !l.is_empty()))));
+            let t = text(&v, style, comments);
+            let p = Path::new("settings.json");
+            let cmd = format!("riskgate hook {}", agent.name());
+            let Ok(Change::Write(installed)) = install(agent, p, Some(&t), &cmd) else {
+                // a shape riskgate refuses to edit (a list of something else …)
+                return Ok(());
+            };
+            prop_assert!(registered(agent, p, &installed).unwrap().is_some());
+            let back = uninstall(agent, p, Some(&installed)).unwrap();
+            let only_version = v.as_object().is_some_and(|m| m.keys().all(|k| k == "version"));
+            match back {
+                Change::Write(back) => prop_assert_eq!(back, t),
+                Change::Delete => prop_assert!(only_version && !comments, "deleted {}", t),
+                Change::Unchanged => prop_assert!(false, "nothing removed from {}", installed),
+            }
+        }
+
+        #[test]
+        fn no_text_makes_the_editor_panic(t in "[{}\\[\\]\",:/* \\na-z0-9\\\\]{0,80}", which in 0usize..13) {
+            let agent = Agent::ALL[which];
+            let _ = crate::jsonc::parse(&t);
+            let p = Path::new("f");
+            if let Ok(Change::Write(w)) = install(agent, p, Some(&t), "riskgate hook x") {
+                let _ = uninstall(agent, p, Some(&w));
+            }
+            let _ = uninstall(agent, p, Some(&t));
+            let _ = registered(agent, p, &t);
+        }
+    }
+}
