@@ -98,12 +98,15 @@ fn hook_file(
                     program.as_deref().unwrap_or("its program")
                 ));
             }
-            if info.on_failure != riskgate_hooks::agents::OnFailure::Closed {
+            let how = match info.on_failure {
+                riskgate_hooks::agents::OnFailure::Closed => None,
+                riskgate_hooks::agents::OnFailure::Open => Some("lets the tool call run"),
+                riskgate_hooks::agents::OnFailure::Partly => Some("may let the tool call run"),
+            };
+            if let Some(how) = how {
                 r.notes.push(format!(
-                    "{} fails {} when its hook fails ({}): riskgate cannot stop a tool call it never answered",
-                    info.title,
-                    info.on_failure.as_str(),
-                    info.failure
+                    "{}: a hook that crashes or times out {how} ({}); riskgate cannot stop a call it never answered",
+                    info.title, info.failure
                 ));
             }
             json!({"scope": scope_name, "path": path, "exists": true, "registered": true,
