@@ -84,6 +84,12 @@ pub fn install(
     text: Option<&str>,
     command: &str,
 ) -> Result<Change, HookError> {
+    if agent == Agent::Cline && cfg!(windows) {
+        return Err(HookError::Settings {
+            path: path.display().to_string(),
+            message: "riskgate's Cline hook is a shell script; Windows is not supported yet".into(),
+        });
+    }
     let new = content(agent, command);
     match text {
         Some(t) if t == new => Ok(Change::Unchanged),
