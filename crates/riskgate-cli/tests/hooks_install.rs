@@ -147,6 +147,10 @@ fn plugins_and_hook_scripts_are_written_whole_and_removed() {
         ),
     ];
     for (agent, rel, marker) in owned {
+        if agent == "cline" && cfg!(windows) {
+            // refused there: the hook file is a shell script
+            continue;
+        }
         let path = settings(&e, rel);
         let out = run(&e, &["install", agent]);
         assert!(out.contains("installed"), "{out}");
