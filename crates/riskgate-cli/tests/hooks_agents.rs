@@ -199,11 +199,19 @@ fn what_needs_a_person_is_refused_saying_so_since_none_of_them_can_ask() {
 #[test]
 fn writes_are_judged_by_path_and_content() {
     let e = env();
-    let git_hook = e.project.join(".git/hooks/pre-commit").display().to_string();
+    let git_hook = e
+        .project
+        .join(".git/hooks/pre-commit")
+        .display()
+        .to_string();
     let readme = e.project.join("README.md").display().to_string();
     for agent in NEW {
         let (d, _) = answer(&e, agent, &write(&e, agent, &git_hook, "make lint\n"));
-        assert_eq!(d.as_deref(), Some("deny"), "{agent}: a git hook write is HIGH");
+        assert_eq!(
+            d.as_deref(),
+            Some("deny"),
+            "{agent}: a git hook write is HIGH"
+        );
         let (d, _) = answer(&e, agent, &write(&e, agent, &readme, "# hello\n"));
         assert!(
             matches!(d.as_deref(), None | Some("allow")),
