@@ -114,7 +114,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 report.examples,
                 report.failures.len()
             );
-            Ok(if report.passed() && loaded {
+            // the repository rules (rules/ci/repo.yaml): whole example files
+            let repo_failures = riskgate::repo_files::rules::test_examples();
+            for f in &repo_failures {
+                eprintln!("riskgate: repository rule test failed: {f}");
+            }
+            let repo_rules = riskgate::repo_files::rules::rules().map_or(0, |r| r.len());
+            outln!(
+                "{repo_rules} repository rules ({}): {} failure(s)",
+                riskgate::repo_files::rules::PACK_PATH,
+                repo_failures.len()
+            );
+            Ok(if report.passed() && loaded && repo_failures.is_empty() {
                 Code::Allow
             } else {
                 Code::Error
