@@ -32,6 +32,7 @@ mod watchdog;
 mod words;
 
 pub use model::*;
+pub use watchdog::runaway_workers;
 
 use std::time::Duration;
 

@@ -51,6 +51,13 @@ pub(crate) enum Stopped {
     Busy,
 }
 
+/// Parser workers that ran past their deadline and are still running. A long-running process
+/// (the hook server) ends when there is one: a runaway parser call may allocate without bound
+/// (brush's tokenizer on some inputs), and only the process's end stops it.
+pub fn runaway_workers() -> usize {
+    ABANDONED.load(Ordering::SeqCst)
+}
+
 /// How long the caller waits: the budget, which normalization checks itself, plus a grace
 /// period for the linear scan that follows a budget hit.
 pub(crate) fn deadline(limits: &Limits) -> Duration {

@@ -156,6 +156,9 @@ fn heredoc_tags_the_parser_loops_on() {
         "cat <<\x0b $(",
         "cat <<\\\r $(",
         "cat <<-\r $(",
+        // found by fuzzing: 1.3 GB allocated in 1.3 s before the watchdog gave up
+        "at <<$(( (''((((( +at ((((f </<'' $(",
+        "cat <<`x` $(",
     ] {
         let p = parse(text);
         assert!(!p.fully_parsed, "{text:?}");
@@ -171,6 +174,8 @@ fn heredoc_tags_the_parser_loops_on() {
     bound_hit_and_rm_found(&p, "here-document tag");
     // Ordinary here-documents are untouched.
     let p = parse("cat <<'EOF'\nhello\nEOF\n");
+    assert!(p.fully_parsed, "{:?}", p.issues);
+    let p = parse("echo $((1 << $n))");
     assert!(p.fully_parsed, "{:?}", p.issues);
 }
 

@@ -96,9 +96,14 @@ pub fn serve(socket: &Path, idle: Duration, handler: Handler) -> Result<(), Hook
         shared.add_thread();
     }
     // this thread keeps time: the idle limit, or a stop
-    let tick = (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+    // (and a runaway parser: the server ends so that the process's end stops it, see
+    // `riskgate::shell::runaway_workers`; the next hook call decides alone and starts a fresh one)
+    let tick = (idle / 4).clamp(Duration::from_millis(50), Duration::from_millis(250));
     let mut done = lock_ok(&shared.done);
     while !*done {
+        if riskgate::shell::runaway_workers() > 0 {
+            break;
+        }
         let quiet = (shared.started.elapsed().as_millis() as u64)
             .saturating_sub(shared.last.load(Ordering::Relaxed));
         if quiet >= idle.as_millis() as u64 {
