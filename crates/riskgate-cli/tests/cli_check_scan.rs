@@ -271,3 +271,32 @@ fn scan_answers_each_line_before_the_next_is_written() {
     assert!(child.wait().unwrap().code().is_some());
     reader.join().unwrap();
 }
+
+/// An environment file filled from its template is MEDIUM; written any other way it stays
+/// HIGH (issue 12: `cp .env.example .env` is an everyday first step).
+#[test]
+fn env_file_from_its_template_is_medium() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let level = |c: &str| {
+        let out = common::riskgate(dir.path())
+            .args(["check", "--no-prompt", "--format", "json", "--", c])
+            .output()
+            .expect("check runs");
+        json_of(&out.stdout)["level"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    };
+    for c in [
+        "cp .env.example .env",
+        "cp -n config/.env.sample config/.env.local",
+    ] {
+        assert_eq!(level(c), "medium", "{c}");
+    }
+    for c in [
+        "cp .env.production .env",
+        "cp .env.example .env && echo 'API_KEY=x' >> .env",
+    ] {
+        assert_eq!(level(c), "high", "{c}");
+    }
+}

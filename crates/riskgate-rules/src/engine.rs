@@ -10,6 +10,7 @@ use riskgate_model::effect::{Effect, Environment};
 use riskgate_model::{ActionKind, Assessment, Finding, Location, RiskLevel, Span};
 use riskgate_shell::ParsedCommand;
 
+use crate::credscope;
 use crate::effects;
 use crate::envscope;
 use crate::exposure;
@@ -255,6 +256,8 @@ impl CommandEngine {
         // Per file-deletion rule: whether every matched command deletes entries of a listing
         // of project paths.
         let mut project_listed: Vec<bool> = Vec::new();
+        // Per credential rule: whether every matched command carries only throwaway credentials.
+        let mut throwaway: Vec<bool> = Vec::new();
         for (rule, hit) in hits {
             let resources = hit_resources(rule, &hit, views);
             let (dev, reducer, settings) = match hit {
@@ -275,6 +278,17 @@ impl CommandEngine {
                     .is_some_and(|v| envscope::iterates_project_listing(v.cmd)),
                 Hit::Raw(_) | Hit::Script(..) => false,
             };
+            let placeholder = match hit {
+                Hit::Command(i) => views
+                    .get(i)
+                    .is_some_and(|v| credscope::only_throwaway_credentials(v.cmd)),
+                // every credential URL of the whole text, not only the one matched first
+                Hit::Raw(_) => credscope::text_only_throwaway_urls(&parsed.source),
+                Hit::Script(k, _) => parsed
+                    .scripts
+                    .get(k)
+                    .is_some_and(|t| credscope::text_only_throwaway_urls(t)),
+            };
             if let Some(&i) = by_id.get(rule.id())
                 && let Some(f) = out.get_mut(i)
             {
@@ -286,6 +300,9 @@ impl CommandEngine {
                 }
                 if let Some(p) = project_listed.get_mut(i) {
                     *p &= listed;
+                }
+                if let Some(t) = throwaway.get_mut(i) {
+                    *t &= placeholder;
                 }
                 if let Some(r) = reduced.get_mut(i)
                     && reducer.is_none()
@@ -304,6 +321,7 @@ impl CommandEngine {
             development.push(dev && envscope::is_scoped(rule.tags()));
             reduced.push(reducer.filter(|_| sinks::prints_secrets(rule.tags())));
             settings_only.push(settings && rule.tags().iter().any(|t| t == "shell-rc"));
+            throwaway.push(placeholder && credscope::is_credential_rule(rule.tags()));
             project_listed.push(
                 listed
                     && rule.tags().iter().any(|t| t == "filesystem")
@@ -312,6 +330,9 @@ impl CommandEngine {
         }
         for (f, _) in out.iter_mut().zip(&project_listed).filter(|(_, p)| **p) {
             envscope::cap_for_project_listing(f);
+        }
+        for (f, _) in out.iter_mut().zip(&throwaway).filter(|(_, t)| **t) {
+            credscope::cap_for_throwaway(f);
         }
         for (f, _) in out.iter_mut().zip(&settings_only).filter(|(_, s)| **s) {
             rcappend::cap_for_settings(f);

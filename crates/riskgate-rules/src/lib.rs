@@ -29,6 +29,7 @@
 #![deny(missing_docs)]
 
 mod builtin;
+mod credscope;
 mod effects;
 mod engine;
 mod envscope;

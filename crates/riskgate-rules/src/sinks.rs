@@ -2,7 +2,8 @@
 //! that shows no value — `jq 'keys'`, `jq length`, `jq '.api_url.value'` (one field that is
 //! not secret-named), `wc`, `grep -c`/`-q` — exposes names or counts, not the secrets, so the
 //! finding is capped at MEDIUM. Everything else (the terminal, `jq .`, `grep`, `tee`, a file,
-//! the network) keeps the rule's level.
+//! the network) keeps the rule's level. Output captured into a variable (`X=$(cat .env)`) is
+//! not reduced: the secret stays in the shell, for the environment of every later program.
 
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::StdinSource;
@@ -98,11 +99,18 @@ pub(crate) fn cap_for_reducer(f: &mut Finding, reducer: &str) {
     ));
 }
 
-/// Whether a rule with `tags` prints secrets to the terminal (and may be reduced).
+/// Whether a rule with `tags` is about secrets printed to the terminal (and may be reduced):
+/// `data-exposure`, but not a secret written on the command line (`secret-exposure`: the
+/// argv is the exposure, whatever the output), data made public (`exposure`), traffic or disks
+/// copied (`interception`, `disk`, `filesystem`) or data sent away (`exfiltration`).
 pub(crate) fn prints_secrets(tags: &[impl AsRef<str>]) -> bool {
-    tags.iter()
-        .any(|t| matches!(t.as_ref(), "data-exposure" | "secret-exposure"))
-        && !tags.iter().any(|t| t.as_ref() == "exfiltration")
+    tags.iter().any(|t| t.as_ref() == "data-exposure")
+        && !tags.iter().any(|t| {
+            matches!(
+                t.as_ref(),
+                "exfiltration" | "exposure" | "interception" | "disk" | "filesystem"
+            )
+        })
 }
 
 #[cfg(test)]

@@ -137,6 +137,7 @@ impl Engine {
                 writes: write_targets_of(&parsed),
                 removals: removal_targets_of(&parsed),
                 settings_appends: settings_appends_of(&parsed),
+                template_copies: template_copies_of(&parsed),
                 definitions: Vec::new(),
             };
             let mut a = self.assess_parsed(command, &parsed);
@@ -309,6 +310,9 @@ pub struct Targets {
     /// Files (among `writes`) that only get settings appended (`echo 'alias k=kubectl' >>
     /// ~/.bashrc`): a start-up file changed this way is MEDIUM, not HIGH.
     pub settings_appends: Vec<String>,
+    /// Files (among `writes`) that are only filled from their template (`cp .env.example
+    /// .env`): an environment file written this way is MEDIUM, not HIGH.
+    pub template_copies: Vec<String>,
     /// Project files whose definitions the command runs and that were read to rate it
     /// (`package.json` for `npm install`); an assessment that read any depends on their
     /// content, not only on the command.
@@ -370,6 +374,24 @@ fn settings_appends_of(parsed: &ParsedCommand) -> Vec<String> {
     settings.retain(|t| !other.contains(t));
     settings.dedup();
     settings
+}
+
+/// The files `parsed` only fills from their templates (see [`Targets::template_copies`]).
+fn template_copies_of(parsed: &ParsedCommand) -> Vec<String> {
+    let mut copies: Vec<String> = Vec::new();
+    let mut other: Vec<String> = Vec::new();
+    for c in &parsed.commands {
+        let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+        let copy = c.program == "cp"
+            && c.redirects.is_empty()
+            && matches!(positionals.as_slice(), [src, dst] if crate::paths::is_template_copy(src, dst));
+        for t in writes_of(std::slice::from_ref(c)) {
+            if copy { copies.push(t) } else { other.push(t) }
+        }
+    }
+    copies.retain(|t| !other.contains(t));
+    copies.dedup();
+    copies
 }
 
 /// The files `parsed` writes (see [`Engine::write_targets`]).

@@ -158,6 +158,46 @@ pub fn is_env_file(p: &Path) -> bool {
     riskgate_model::credentials::is_env_file(&base(p))
 }
 
+/// Words that mark a file as a template to copy from (`.env.example`, `config.sample.yml`).
+const TEMPLATE_WORDS: &[&str] = &["example", "sample", "template", "dist", "default", "tmpl"];
+
+/// Whether copying `src` to `dst` fills a file from its template (`cp .env.example .env`,
+/// `cp config.sample.yml config.yml`, `cp .env.example .env.local`): the source is named a
+/// template and the destination is the same name without that word (for environment files,
+/// optionally with a development suffix instead).
+pub fn is_template_copy(src: &str, dst: &str) -> bool {
+    let name = |p: &str| p.rsplit('/').next().unwrap_or(p).to_ascii_lowercase();
+    let (s, d) = (name(src), name(dst));
+    let s_parts: Vec<&str> = s.split('.').filter(|x| !x.is_empty()).collect();
+    let d_parts: Vec<&str> = d.split('.').filter(|x| !x.is_empty()).collect();
+    if d_parts.is_empty() || !s_parts.iter().any(|p| TEMPLATE_WORDS.contains(p)) {
+        return false;
+    }
+    let stem: Vec<&str> = s_parts
+        .iter()
+        .copied()
+        .filter(|p| !TEMPLATE_WORDS.contains(p))
+        .collect();
+    d_parts == stem
+        || (s.starts_with(".env")
+            && d.starts_with(".env")
+            && d_parts.iter().all(|p| {
+                stem.contains(p) || matches!(*p, "local" | "dev" | "development" | "test")
+            }))
+}
+
+/// Cap a finding about writing an environment file that is filled from its template (see
+/// [`is_template_copy`]) at MEDIUM.
+pub(crate) fn cap_for_template(f: &mut Finding) {
+    if f.rule_id != "path.env-file" || f.level <= RiskLevel::Medium {
+        return;
+    }
+    f.level = RiskLevel::Medium;
+    f.score = f.score.min(50);
+    f.description
+        .push_str(" (filled from its template: at most MEDIUM; an existing file is replaced)");
+}
+
 fn is_ci(rel: &str) -> bool {
     let l = rel.to_ascii_lowercase();
     let b = l.rsplit('/').next().unwrap_or(&l);
@@ -558,6 +598,12 @@ mod tests {
         let w = |path: &str| ids(write_findings(&p, path, WriteOp::Write));
         assert!(w("src/main.rs").is_empty());
         assert_eq!(w(".env"), ["path.env-file"]);
+        assert!(is_template_copy(".env.example", ".env"));
+        assert!(is_template_copy("./.env.sample", "./.env.local"));
+        assert!(is_template_copy("config/app.example.yml", "config/app.yml"));
+        assert!(!is_template_copy(".env.example", "/etc/environment"));
+        assert!(!is_template_copy(".env.prod", ".env"));
+        assert!(!is_template_copy(".env.example", ".env.production"));
         assert!(w(".env.example").is_empty());
         assert_eq!(w(".git/hooks/pre-commit"), ["path.git-hooks"]);
         assert_eq!(w(".git/config"), ["path.git-internals"]);

@@ -152,6 +152,9 @@ pub(crate) fn target_findings(project: &Project, targets: &crate::Targets) -> Ve
                 .filter(|f| f.rule_id == "path.persistence")
                 .for_each(riskgate_rules::cap_for_settings);
         }
+        if targets.template_copies.contains(t) {
+            found.iter_mut().for_each(paths::cap_for_template);
+        }
         extra.extend(found);
     }
     for t in &targets.removals {

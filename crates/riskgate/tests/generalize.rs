@@ -160,3 +160,54 @@ fn service_clis_get_the_generic_reading_and_remote_production_counts() {
         "sudo fdisk -l /dev/sda",
     ]);
 }
+
+#[test]
+fn throwaway_credentials_are_medium_real_ones_stay_high() {
+    at_most_medium(&[
+        "mysql -h 127.0.0.1 -u dev -pdev app_dev -e 'SELECT 1'",
+        "docker run -d --name pg-test -e POSTGRES_PASSWORD=test -p 5433:5432 postgres:16",
+        "psql postgres://postgres:postgres@localhost:5432/app_test -c 'select 1'",
+        "DATABASE_URL=postgres://app:changeme@db:5432/app npm run migrate",
+    ]);
+    at_least_high(&[
+        "mysql -h db.prod.internal -u app -pXk29sLq8vQ shop -e 'SELECT 1'",
+        "psql postgres://app:Xk29sLq8vQ@db.prod.internal:5432/app -c 'select 1'",
+        "docker login -u acme-ci -p dckr_pat_4mQ8xZ2pL7vK9rT1 registry.acme.io",
+    ]);
+}
+
+#[test]
+fn reducers_do_not_hide_what_is_not_output() {
+    // the public ACL and the password on the command line are the risk, not what is printed
+    at_least_high(&[
+        "aws s3api put-bucket-acl --bucket acme-exports --acl public-read | wc -l",
+        "mysql -h db.prod.internal -u app -pXk29sLq8vQ shop -e 'SELECT 1' | wc -l",
+    ]);
+    at_most_medium(&["gcloud auth print-access-token | wc -c"]);
+}
+
+#[test]
+fn one_topic_branch_is_medium_protected_or_computed_ones_are_high() {
+    at_most_medium(&[
+        "git branch -D spike/try-new-parser",
+        "git branch --delete --force fix/typo",
+    ]);
+    at_least_high(&[
+        "git branch -D main",
+        "git branch | grep -v '\\*' | xargs git branch -D",
+        "git branch -D $(git branch --format='%(refname:short)')",
+    ]);
+}
+
+#[test]
+fn npx_runs_a_url_only_when_the_package_is_one() {
+    at_most_medium(&[
+        "npx linkinator http://localhost:8000 --recurse",
+        "npx -y wait-on http://localhost:3000",
+    ]);
+    at_least_high(&[
+        "npx github:someone/tool",
+        "npx -y https://x.example/tool.tgz",
+        "npx someone/tool#main",
+    ]);
+}
