@@ -702,12 +702,18 @@ where
     let mut best = Environment::Unknown;
     for w in words {
         let w = without_tlds(w.as_ref());
+        let whole = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
         for token in w
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|t| !t.is_empty())
         {
             let t = token.to_ascii_lowercase();
             let t = t.trim_end_matches(|c: char| c.is_ascii_digit());
+            // `ci` and `pr` name an environment inside a name (`build-pr-482`, `app_ci`), not
+            // as a word of their own, which is a subcommand (`glab ci delete`, `gh pr close`)
+            if matches!(t, "ci" | "pr") && whole.eq_ignore_ascii_case(token) {
+                continue;
+            }
             let env = match t {
                 "prod" | "production" | "prd" | "live" | "prodn" => Environment::Prod,
                 "staging" | "stage" | "stg" | "preprod" | "uat" => Environment::Staging,

@@ -196,12 +196,24 @@ pub(crate) fn listing_of(cmds: &[SimpleCommand], cwd: Option<&str>) -> Option<Li
         _ => None,
     };
     let entries = path.as_deref().map(|dir| entries_glob(c, dir));
+    // what selects the entries: pgrep's pattern, the patterns of the greps after the listing
+    let mut selection: Vec<&str> = Vec::new();
+    if matches!(c.program.as_str(), "pgrep" | "pidof") {
+        selection.extend(c.positionals().map(|w| w.text.as_str()));
+    }
+    for f in cmds.iter().skip(k + 1).filter(|f| is_filter(f)) {
+        if matches!(f.program.as_str(), "grep" | "egrep" | "fgrep" | "rg") {
+            selection.extend(f.positionals().take(1).map(|w| w.text.as_str()));
+        }
+    }
+    let filter = (!selection.is_empty()).then(|| selection.join(" "));
     Some(Listing {
         program: c.program.clone(),
         command: c.canonical(),
         every: !filtered && !narrowed(c),
         path,
         entries,
+        filter,
     })
 }
 

@@ -172,6 +172,10 @@ pub struct Listing {
     /// variable read from it stands for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entries: Option<String>,
+    /// What selects the entries, when something does: the patterns of `pgrep` / `pidof` and
+    /// of the `grep`s after the listing (`ps aux | grep '[p]ytest-watch'` → `[p]ytest-watch`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<String>,
 }
 
 impl SimpleCommand {

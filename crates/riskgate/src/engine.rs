@@ -141,6 +141,9 @@ impl Engine {
                 definitions: Vec::new(),
             };
             let mut a = self.assess_parsed(command, &parsed);
+            if let Some(lang) = shebang_language(command) {
+                a = self.script_in_its_language(a, command, lang, &parsed);
+            }
             if let Some(scope) = scope
                 && (!targets.writes.is_empty() || !targets.removals.is_empty())
             {
@@ -175,6 +178,51 @@ impl Engine {
             assessment.mark_incomplete(&why);
         }
         assessment
+    }
+
+    /// A script whose first line names another language (`#!/usr/bin/env python3`) that bash
+    /// cannot parse: bash would run its lines up to the syntax error (the shebang is a comment
+    /// to it), the script's author meant the language. When what the bash reading found
+    /// besides the parse failure is at most LOW, and the code analyzer reads the whole text in
+    /// that language fully, the assessment is the code's, with the bash findings kept; a
+    /// script bash can parse keeps the bash reading whatever its shebang says (a shebang is
+    /// never a way around the shell rules).
+    fn script_in_its_language(
+        &self,
+        a: Assessment,
+        command: &str,
+        lang: Language,
+        parsed: &ParsedCommand,
+    ) -> Assessment {
+        let syntax_only = !parsed.issues.is_empty()
+            && parsed
+                .issues
+                .iter()
+                .all(|i| matches!(i, riskgate_shell::ParseIssue::Syntax { .. }));
+        let incomplete = |f: &Finding| {
+            f.rule_id == riskgate_model::INCOMPLETE_RULE
+                || f.rule_id == "heuristic.incomplete-analysis"
+        };
+        if !syntax_only
+            || a.findings
+                .iter()
+                .any(|f| !incomplete(f) && f.level > riskgate_model::RiskLevel::Low)
+        {
+            return a;
+        }
+        let code = self
+            .code()
+            .assess(&CodeAction::new(command.to_string(), Some(lang)));
+        if code.degraded {
+            return a;
+        }
+        let effects = a.effects;
+        let mut findings: Vec<Finding> =
+            a.findings.into_iter().filter(|f| !incomplete(f)).collect();
+        findings.extend(code.findings);
+        let mut out = Assessment::from_findings(ActionKind::Command, command, findings);
+        out.effects = effects;
+        out
     }
 
     /// [`Engine::assess_command`] and [`Engine::write_targets`] with one parse.
@@ -428,4 +476,25 @@ fn writes_of(commands: &[riskgate_shell::SimpleCommand]) -> Vec<String> {
     }
     out.dedup();
     out
+}
+
+/// The language a script's shebang names, when it is not a shell (`#!/usr/bin/env python3`,
+/// `#!/usr/bin/node`, `#!/usr/bin/env -S deno run`).
+fn shebang_language(text: &str) -> Option<Language> {
+    let line = text.strip_prefix("#!")?.lines().next()?;
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    let mut prog = first.rsplit('/').next().unwrap_or(first);
+    if prog == "env" {
+        prog = words.find(|w| !w.starts_with('-'))?;
+    }
+    let prog = prog.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    match prog {
+        "python" | "pypy" => Some(Language::Python),
+        "node" | "nodejs" | "deno" | "bun" | "ts-node" | "tsx" => Some(Language::Js),
+        "ruby" => Some(Language::Ruby),
+        "perl" => Some(Language::Perl),
+        "php" => Some(Language::Php),
+        _ => None,
+    }
 }

@@ -414,7 +414,9 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
             ),
         );
     }
-    if is_env_file(&abs) {
+    // a backup copy of an environment file (`cp .env .env.backup`) is read by nothing that
+    // reads the environment file
+    if is_env_file(&abs) && !(op == WriteOp::Write && is_backup_name(&b)) {
         push(
             "path.env-file",
             RiskLevel::High,
@@ -598,6 +600,8 @@ mod tests {
         let w = |path: &str| ids(write_findings(&p, path, WriteOp::Write));
         assert!(w("src/main.rs").is_empty());
         assert_eq!(w(".env"), ["path.env-file"]);
+        assert!(w(".env.backup").is_empty());
+        assert!(w(".env.example.orig").is_empty());
         assert!(is_template_copy(".env.example", ".env"));
         assert!(is_template_copy("./.env.sample", "./.env.local"));
         assert!(is_template_copy("config/app.example.yml", "config/app.yml"));

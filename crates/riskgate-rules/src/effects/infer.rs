@@ -216,7 +216,7 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
 }
 
 /// Daemons whose processes keep the system or its data running.
-const DAEMONS: &[&str] = &[
+pub(crate) const DAEMONS: &[&str] = &[
     "systemd",
     "init",
     "sshd",
@@ -321,7 +321,7 @@ fn process_named_by(word: &str) -> Option<String> {
 }
 
 /// Services whose stop or removal weakens security.
-const SECURITY_UNITS: &[&str] = &[
+pub(crate) const SECURITY_UNITS: &[&str] = &[
     "firewalld",
     "ufw",
     "auditd",

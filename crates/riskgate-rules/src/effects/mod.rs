@@ -6,6 +6,7 @@
 //! themselves. Rules still match and refine on top; the assessment combines both.
 
 mod infer;
+pub(crate) use infer::{DAEMONS, SECURITY_UNITS};
 mod score;
 mod table;
 

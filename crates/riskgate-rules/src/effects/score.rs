@@ -31,7 +31,7 @@ fn base(kind: EffectKind, class: TargetClass, weight: u32) -> u32 {
             C::PublicHost | C::IpLiteral => 66,
             C::ProjectSecret => 45,
             C::PrivateHost => 64,
-            C::CloudResource | C::ClusterResource => 55,
+            C::CloudResource | C::ClusterResource => 62,
             C::UserData => 35,
             C::Unknown => 30,
             C::Project => 15,
@@ -293,11 +293,13 @@ mod tests {
                 8
             ) <= 60
         );
+        // deleting a remote object of unknown environment is irreversible: HIGH (the blind
+        // rounds 10-13 label it so; dev resources stay MEDIUM, above)
         assert!(
             score(
                 &e(Delete, CloudResource, Some(Environment::Unknown), &[]),
                 0
-            ) <= 60
+            ) > 60
         );
         assert!(score(&e(Overwrite, System, None, &[Scope::Privileged]), 0) <= 60);
         assert!(score(&e(Modify, Credentials, None, &[Scope::Privileged]), 0) > 60);

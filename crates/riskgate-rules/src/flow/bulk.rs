@@ -49,6 +49,105 @@ fn delete_kind(c: &SimpleCommand) -> Option<&'static str> {
     }
 }
 
+/// Words that name development processes: dev servers, watchers, test runners, workers of
+/// the project (`node .*vite`, `[p]ytest-watch`, `celery worker -A myapp`).
+const DEV_PROCESSES: &[&str] = &[
+    "node",
+    "nodejs",
+    "vite",
+    "webpack",
+    "next",
+    "nuxt",
+    "nodemon",
+    "tsx",
+    "esbuild",
+    "rollup",
+    "parcel",
+    "jest",
+    "vitest",
+    "mocha",
+    "karma",
+    "cypress",
+    "playwright",
+    "pytest",
+    "tox",
+    "celery",
+    "gunicorn",
+    "uvicorn",
+    "hypercorn",
+    "flask",
+    "django",
+    "runserver",
+    "rails",
+    "puma",
+    "sidekiq",
+    "rake",
+    "artisan",
+    "streamlit",
+    "jupyter",
+    "ipython",
+    "storybook",
+    "electron",
+    "chromedriver",
+    "geckodriver",
+    "selenium",
+    "hugo",
+    "jekyll",
+    "tsc",
+    "eslint",
+    "watchman",
+    "watch",
+    "dev",
+    "serve",
+    "expo",
+    "metro",
+    "gatsby",
+    "remix",
+    "astro",
+    "deno",
+    "bun",
+    "air",
+    "cargo",
+    "wasm-pack",
+    "trunk",
+    "nextjs",
+    "react-scripts",
+    "ng",
+    "worker",
+];
+
+/// Whether a kill sends SIGKILL (no chance to shut down cleanly).
+fn sigkill(c: &SimpleCommand) -> bool {
+    raw(c).any(|t| {
+        matches!(
+            t,
+            "-9" | "-KILL"
+                | "-SIGKILL"
+                | "-s9"
+                | "--signal=9"
+                | "--signal=KILL"
+                | "--signal=SIGKILL"
+        )
+    }) || raw(c).collect::<Vec<_>>().windows(2).any(|w| {
+        matches!(w[0], "-s" | "-n" | "--signal") && matches!(w[1], "9" | "KILL" | "SIGKILL")
+    })
+}
+
+/// Whether a listing's selection names development processes and no daemon.
+fn selects_dev_processes(filter: &str) -> bool {
+    let text = filter.replace(['[', ']'], "").to_ascii_lowercase();
+    // whole names (`wasm-pack`) and their parts (`pytest-watch` → `pytest`, `watch`)
+    let words: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .flat_map(|w| std::iter::once(w).chain(w.split('-')))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let daemon = words
+        .iter()
+        .any(|w| crate::effects::DAEMONS.contains(w) || crate::effects::SECURITY_UNITS.contains(w));
+    !daemon && words.iter().any(|w| DEV_PROCESSES.contains(w))
+}
+
 /// A file listing of a directory that is system, home or root data (not temp, not relative).
 fn listed_system_path(l: &Listing) -> bool {
     let Some(p) = l.path.as_deref() else {
@@ -81,6 +180,17 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                     format!(
                         "Kills every process `{}` lists (system daemons, the shell, the session included)",
                         l.command
+                    ),
+                )
+            } else if !sigkill(c) && l.filter.as_deref().is_some_and(selects_dev_processes) {
+                (
+                    "flow.kill-listed-processes",
+                    RiskLevel::Medium,
+                    46,
+                    format!(
+                        "Kills the processes a listing selects (`{}` matching `{}`): development processes, no daemon named",
+                        l.command,
+                        l.filter.as_deref().unwrap_or_default()
                     ),
                 )
             } else {

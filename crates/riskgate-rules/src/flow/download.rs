@@ -138,6 +138,27 @@ fn glob1(pattern: &str, name: &str) -> bool {
     }
 }
 
+/// The working tree `git clone URL [DIR]` makes from a remote repository (not a local path).
+fn cloned_into(c: &SimpleCommand) -> Option<String> {
+    if c.program != "git" || c.positionals().next().map(|w| w.text.as_str()) != Some("clone") {
+        return None;
+    }
+    let ops: Vec<&str> = c.positionals().skip(1).map(|w| w.text.as_str()).collect();
+    let url = *ops.first()?;
+    let remote = url.contains("://") || (url.contains('@') && url.contains(':'));
+    if !remote {
+        return None;
+    }
+    match ops.get(1) {
+        Some(d) => Some((*d).to_string()),
+        None => {
+            let name = url.trim_end_matches('/').rsplit(['/', ':']).next()?;
+            let name = name.strip_suffix(".git").unwrap_or(name);
+            (!name.is_empty()).then(|| name.to_string())
+        }
+    }
+}
+
 struct Tainted {
     w: Written,
     /// The command that fetched it.
@@ -200,6 +221,9 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
     let mut extracted_here: Option<usize> = None;
     let mut cwd: Option<String> = None;
     let mut path_dirs: Vec<String> = Vec::new();
+    // Working trees cloned from a remote: a script run from one by its path is received code;
+    // building one (`cd repo && make`) is the everyday way to work on it and is not counted.
+    let mut clones: Vec<Tainted> = Vec::new();
     let mut out = Vec::new();
     for (i, c) in parsed.commands.iter().enumerate() {
         // What this command runs: a file, a program by name, the working directory's build.
@@ -208,6 +232,7 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             let r = resolve(f, cwd.as_deref());
             ran = hit(&tainted, f, &r)
                 .or_else(|| extracted_here.filter(|_| f.starts_with("./")))
+                .or_else(|| hit(&clones, f, &r))
                 .map(|k| (k, how));
         } else if !c.program.is_empty() && !c.program_dynamic && !c.program.contains('/') {
             // By name, from a directory on PATH.
@@ -325,6 +350,36 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                     }
                 }
             }
+        }
+        // What a fetch pipes into a file (`curl … | tee setup.sh`, `curl … | gunzip > x`).
+        if let Some(k) = fed_by_fetch(parsed, c) {
+            let mut files: Vec<&str> = c
+                .redirects
+                .iter()
+                .filter(|r| matches!(r.op.trim_start_matches('1'), ">" | ">>" | ">|"))
+                .map(|r| r.target.text.as_str())
+                .collect();
+            if c.program == "tee" {
+                files.extend(c.positionals().map(|w| w.text.as_str()));
+            }
+            for f in files.into_iter().filter(|f| !f.starts_with("/dev/")) {
+                from = k;
+                new.push(Written {
+                    path: resolve(f, cwd.as_deref()),
+                    dir: false,
+                });
+            }
+        }
+        if let Some(dest) = cloned_into(c)
+            && clones.len() < MAX_TRACKED
+        {
+            clones.push(Tainted {
+                w: Written {
+                    path: resolve(&dest, cwd.as_deref()),
+                    dir: true,
+                },
+                from: i,
+            });
         }
         for w in new {
             if tainted.len() < MAX_TRACKED {
