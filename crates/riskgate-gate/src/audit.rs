@@ -54,6 +54,28 @@ CREATE INDEX IF NOT EXISTS decisions_ts ON decisions (ts_us);
 PRAGMA user_version = 1;
 ";
 
+/// Version 2: the managed policy's git revision. In one write transaction that checks the
+/// version again, so that two processes upgrading at once add the column once.
+fn migrate_2(conn: &Connection) -> rusqlite::Result<()> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let done = (|| {
+        let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if v < 2 {
+            conn.execute_batch(
+                "ALTER TABLE decisions ADD COLUMN policy_rev TEXT; PRAGMA user_version = 2;",
+            )?;
+        }
+        Ok(())
+    })();
+    match done {
+        Ok(()) => conn.execute_batch("COMMIT"),
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
 /// One decision, as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuditRecord {
@@ -85,6 +107,9 @@ pub struct AuditRecord {
     pub reason: String,
     /// Microseconds from the start of the evaluation to the decision.
     pub latency_us: u64,
+    /// The git revision of the managed policy that decided, when it comes from a checkout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub policy_rev: Option<String>,
 }
 
 impl AuditRecord {
@@ -127,6 +152,7 @@ impl AuditRecord {
             decided_by: outcome.decided_by.as_str().to_string(),
             reason: redact(&outcome.reason).into_owned(),
             latency_us: u64::try_from(latency.as_micros()).unwrap_or(u64::MAX),
+            policy_rev: None,
         }
     }
 }
@@ -238,6 +264,9 @@ impl AuditLog {
                 .map_err(sql)?;
             conn.execute_batch(SCHEMA).map_err(sql)?;
         }
+        if version < 2 {
+            migrate_2(&conn).map_err(sql)?;
+        }
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(sql)?;
         // Every hook call is a new process: without this, each one's closing connection
@@ -343,8 +372,8 @@ impl AuditLog {
         self.conn
             .execute(
                 "INSERT INTO decisions (ts_us, time, source, session, cwd, kind, input, level, score,
-                     rules, decision, decided_by, reason, latency_us)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                     rules, decision, decided_by, reason, latency_us, policy_rev)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
                 params![
                     ts_us,
                     r.time,
@@ -360,6 +389,7 @@ impl AuditLog {
                     r.decided_by,
                     r.reason,
                     i64::try_from(r.latency_us).unwrap_or(i64::MAX),
+                    r.policy_rev,
                 ],
             )
             .map_err(|e| AuditError::Sqlite { path: self.path.clone(), source: e })?;
@@ -382,7 +412,7 @@ impl AuditLog {
             .conn
             .prepare(
                 "SELECT id, time, source, session, cwd, kind, input, level, score, rules, decision,
-                        decided_by, reason, latency_us
+                        decided_by, reason, latency_us, policy_rev
                  FROM decisions
                  WHERE ts_us >= ?1 AND (?2 IS NULL OR decision = ?2)
                  ORDER BY ts_us DESC, id DESC LIMIT ?3",
@@ -414,6 +444,7 @@ impl AuditLog {
                     decided_by: row.get(11)?,
                     reason: row.get(12)?,
                     latency_us: u64::try_from(latency).unwrap_or(0),
+                    policy_rev: row.get(14)?,
                 })
             })
             .map_err(sql_err)?;

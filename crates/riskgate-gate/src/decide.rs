@@ -223,7 +223,12 @@ pub fn effective_level(
         lv.blocked = Some(b.clone());
         return lv;
     }
+    // the highest level a managed pattern gives: no other layer's override goes below it
+    let mut managed_floor: Option<&PatternRule> = None;
     for r in policy.patterns().iter().filter(matching) {
+        if r.source.is_managed() && managed_floor.is_none_or(|m| r.level > m.level) {
+            managed_floor = Some(r);
+        }
         if r.level > lv.level {
             lv.adjustments.push(format!(
                 "pattern `{}` ({}): {} -> {}",
@@ -260,7 +265,20 @@ pub fn effective_level(
         let from_project = used
             .iter()
             .any(|o| o.source.is_project() && o.level < lv.level);
-        if from_project && lv.level >= RiskLevel::High && level < lv.level {
+        let below_managed = managed_floor.filter(|m| {
+            level < m.level
+                && used
+                    .iter()
+                    .any(|o| !o.source.is_managed() && o.level < m.level)
+        });
+        if let Some(m) = below_managed {
+            lv.adjustments.push(format!(
+                "override {names} ignored: `{}` ({}) sets {}, and no other layer can lower it",
+                m.pattern.as_str(),
+                m.source,
+                m.level
+            ));
+        } else if from_project && lv.level >= RiskLevel::High && level < lv.level {
             lv.adjustments.push(format!(
                 "override {names} ignored: a project file cannot lower {}",
                 lv.level

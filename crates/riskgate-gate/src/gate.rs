@@ -200,7 +200,8 @@ impl Gate {
         latency: Duration,
     ) {
         if matches!(self.audit, Audit::On) {
-            let rec = AuditRecord::new(ctx, assessment, out, latency);
+            let mut rec = AuditRecord::new(ctx, assessment, out, latency);
+            rec.policy_rev = self.policy.revision().map(str::to_string);
             let path = self.policy.audit_path();
             match crate::journal::append(&path, &rec) {
                 Ok(size) if size > crate::journal::MOVE_AT_BYTES => {

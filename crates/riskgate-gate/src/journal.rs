@@ -216,6 +216,7 @@ mod tests {
             decided_by: "policy".into(),
             reason: "r".into(),
             latency_us: 12,
+            policy_rev: None,
         }
     }
 

@@ -20,6 +20,38 @@ pub const ENV_STATE_DIR: &str = "RISKGATE_STATE_DIR";
 /// Environment variable that replaces the data directory.
 pub const ENV_DATA_DIR: &str = "RISKGATE_DATA_DIR";
 
+/// Environment variable that moves the managed policy (a `managed.*` file, or the directory
+/// holding one). For tests and for machines where the system directory cannot be written;
+/// its value is shown by `riskgate config show`.
+pub const ENV_MANAGED: &str = "RISKGATE_MANAGED_POLICY";
+
+/// The system directory of the managed policy: `/etc/riskgate` (Linux and other Unix),
+/// `/Library/Application Support/riskgate` (macOS), `%ProgramData%\riskgate` (Windows).
+pub fn default_managed_dir() -> PathBuf {
+    #[cfg(target_os = "macos")]
+    {
+        PathBuf::from("/Library/Application Support/riskgate")
+    }
+    #[cfg(windows)]
+    {
+        env::var_os("ProgramData")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from(r"C:\ProgramData"))
+            .join("riskgate")
+    }
+    #[cfg(not(any(target_os = "macos", windows)))]
+    {
+        PathBuf::from("/etc/riskgate")
+    }
+}
+
+/// Where the managed policy is looked for: `RISKGATE_MANAGED_POLICY` if set, else
+/// [`default_managed_dir`].
+pub fn managed_location() -> PathBuf {
+    env_dir(ENV_MANAGED).unwrap_or_else(default_managed_dir)
+}
+
 /// The user's home directory (`$HOME`), when set and non-empty.
 pub fn home_dir() -> Option<PathBuf> {
     env::var_os("HOME")

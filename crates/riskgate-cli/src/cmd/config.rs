@@ -112,9 +112,10 @@ fn validate(
             p.files()
                 .iter()
                 .map(|s| match s {
-                    Source::User(p) | Source::Project(p) | Source::ConfigArg(p) => {
-                        p.display().to_string()
-                    }
+                    Source::User(p)
+                    | Source::Project(p)
+                    | Source::ConfigArg(p)
+                    | Source::Managed(p) => p.display().to_string(),
                     other => other.to_string(),
                 })
                 .collect(),
@@ -172,7 +173,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Format::Json => {
                     let items: Vec<_> = rows
                         .iter()
-                        .map(|r| json!({"key": r.key, "value": r.value, "source": r.source}))
+                        .map(|r| {
+                            json!({"key": r.key, "value": r.value, "source": r.source,
+                                   "managed": r.managed})
+                        })
                         .collect();
                     outln!("{}", serde_json::to_string_pretty(&items)?);
                 }
@@ -184,8 +188,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         .max()
                         .unwrap_or(0)
                         .min(48);
+                    // a managed value is marked: no other layer can change it
                     for r in &rows {
-                        outln!("{:kw$}  {:vw$}  ({})", r.key, r.value, r.source);
+                        let mark = if r.managed { "[managed] " } else { "" };
+                        outln!("{:kw$}  {:vw$}  ({mark}{})", r.key, r.value, r.source);
                     }
                 }
             }

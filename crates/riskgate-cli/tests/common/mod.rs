@@ -12,6 +12,8 @@ pub fn riskgate(dir: &Path) -> Command {
         .env("RISKGATE_STATE_DIR", dir.join("state"))
         .env("RISKGATE_DATA_DIR", dir.join("data"))
         .env("RISKGATE_CONFIG_DIR", dir.join("config"))
+        // no managed policy of the machine running the tests (tests put one here)
+        .env("RISKGATE_MANAGED_POLICY", dir.join("managed"))
         .env("NO_COLOR", "1")
         // every hook call decided in its own process (tests/hooks_server.rs tests the server)
         .env("RISKGATE_HOOK_SERVER", "0")

@@ -39,6 +39,8 @@ pub fn riskgate(e: &Env) -> Command {
         .env_remove("RISKGATE_STATE_DIR")
         .env_remove("RISKGATE_DATA_DIR")
         .env_remove("RISKGATE_CONFIG_DIR")
+        // no managed policy of the machine running the tests
+        .env("RISKGATE_MANAGED_POLICY", e.root.join("managed"))
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("GEMINI_PROJECT_DIR")
         .env_remove("CODEX_HOME")

@@ -10,10 +10,8 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use riskgate_model::RiskLevel;
 
 use super::file::{self, Format, PolicyFile};
-use super::locate::find_line;
-use super::{
-    AskFallback, Environment, PathGlob, PatternRule, Policy, Profile, Source, Sourced, Trust,
-};
+use super::managed::pinned;
+use super::{AskFallback, Environment, PathGlob, PatternRule, Policy, Profile, Source, Sourced};
 use crate::cmdpattern::{Direction, PolicyPattern};
 use crate::error::PolicyError;
 use crate::paths;
@@ -69,6 +67,9 @@ pub struct Locations {
     pub env_state_dir: Option<PathBuf>,
     /// `RISKGATE_DATA_DIR`, if set.
     pub env_data_dir: Option<PathBuf>,
+    /// The managed policy: a `managed.*` file or the directory holding one (`None`: no
+    /// managed layer).
+    pub managed: Option<PathBuf>,
 }
 
 impl Locations {
@@ -80,10 +81,12 @@ impl Locations {
             default_data_dir: paths::default_data_dir(),
             env_state_dir: paths::state_dir_from_env(),
             env_data_dir: paths::data_dir_from_env(),
+            managed: Some(paths::managed_location()),
         }
     }
 
-    /// Everything under one directory, no user file: `root/state`, `root/data` (tests, CI).
+    /// Everything under one directory, no user file, no managed policy: `root/state`,
+    /// `root/data` (tests, CI).
     pub fn isolated(root: &Path) -> Locations {
         Locations {
             user_config_dir: None,
@@ -91,16 +94,9 @@ impl Locations {
             default_data_dir: root.join("data"),
             env_state_dir: None,
             env_data_dir: None,
+            managed: None,
         }
     }
-}
-
-fn glob(pattern: &str, literal_separator: bool) -> Result<globset::GlobMatcher, String> {
-    GlobBuilder::new(pattern)
-        .literal_separator(literal_separator)
-        .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|e| e.kind().to_string())
 }
 
 fn set_of<'a>(globs: impl Iterator<Item = &'a str>, sep: bool) -> GlobSet {
@@ -140,6 +136,9 @@ impl Policy {
         blocked.push(format!("{}/**", state_dir.display()));
         if let Some(dir) = &locations.user_config_dir {
             blocked.push(format!("{}/**", dir.display()));
+        }
+        if let Some(m) = &locations.managed {
+            blocked.push(format!("{}/**", super::managed::guarded_dir(m).display()));
         }
         let blocked_paths: Vec<PathGlob> = blocked
             .into_iter()
@@ -183,6 +182,7 @@ impl Policy {
             cwd: cwd.to_path_buf(),
             files: Vec::new(),
             warnings: Vec::new(),
+            revision: None,
             fingerprint: chain(
                 "",
                 &[
@@ -217,6 +217,16 @@ impl Policy {
     ) -> Result<Policy, PolicyError> {
         let mut p = Policy::builtin_at(cwd, locations);
         p.fingerprint = chain(&p.fingerprint, &[format!("{cli:?}").as_bytes()]);
+        // the managed layer first: what it sets, the layers after it cannot change
+        if let Some(location) = &locations.managed
+            && let Some(path) = super::managed::find(location)?
+        {
+            p.apply_file(&path, Source::Managed(path.clone()))?;
+            p.revision = path.parent().and_then(super::git::revision);
+            if let Some(rev) = &p.revision {
+                p.fingerprint = chain(&p.fingerprint, &[rev.as_bytes()]);
+            }
+        }
         if !cli.no_config_files {
             if let Some(dir) = &locations.user_config_dir
                 && let Some(path) = find_one(dir, &USER_FILES)?
@@ -228,23 +238,42 @@ impl Policy {
                 p.apply_file(&path, Source::Project(path.clone()))?;
             }
         }
+        let shown = |d: &PathBuf| d.display().to_string();
         if let Some(dir) = &locations.env_state_dir {
-            p.state_dir = Sourced {
-                value: paths::absolutize(dir, cwd),
-                source: Source::Env(paths::ENV_STATE_DIR.into()),
-            };
+            let value = paths::absolutize(dir, cwd);
+            let source = Source::Env(paths::ENV_STATE_DIR.into());
+            if !pinned(
+                &mut p.warnings,
+                "state_dir",
+                &p.state_dir,
+                &source,
+                &value,
+                shown,
+            ) {
+                p.state_dir = Sourced { value, source };
+            }
         }
         if let Some(dir) = &locations.env_data_dir {
-            p.data_dir = Sourced {
-                value: paths::absolutize(dir, cwd),
-                source: Source::Env(paths::ENV_DATA_DIR.into()),
-            };
+            let value = paths::absolutize(dir, cwd);
+            let source = Source::Env(paths::ENV_DATA_DIR.into());
+            if !pinned(
+                &mut p.warnings,
+                "data_dir",
+                &p.data_dir,
+                &source,
+                &value,
+                shown,
+            ) {
+                p.data_dir = Sourced { value, source };
+            }
         }
         if let Some(path) = &cli.config_file {
             let path = paths::absolutize(path, cwd);
             p.apply_file(&path, Source::ConfigArg(path.clone()))?;
         }
         p.apply_cli(cli)?;
+        // managed overrides count as the highest layer's (stable: the others keep their order)
+        p.overrides.sort_by_key(|o| o.source.is_managed());
         p.compile_sets();
         Ok(p)
     }
@@ -312,210 +341,6 @@ impl Policy {
         Ok(())
     }
 
-    fn apply(
-        &mut self,
-        f: PolicyFile,
-        src: &Source,
-        base: &Path,
-        path: &Path,
-        text: &str,
-    ) -> Result<(), PolicyError> {
-        let invalid = |key: String, written: &str, message: String| PolicyError::Invalid {
-            path: path.to_path_buf(),
-            line: find_line(text, written),
-            key,
-            message,
-        };
-        for (i, e) in f.patterns.into_iter().flatten().enumerate() {
-            if e.pattern.trim().is_empty() {
-                return Err(invalid(
-                    format!("patterns[{i}]"),
-                    "patterns",
-                    "empty pattern".into(),
-                ));
-            }
-            self.patterns.push(PatternRule {
-                pattern: PolicyPattern::new(&e.pattern, Direction::Raise),
-                level: e.level.unwrap_or(RiskLevel::Critical),
-                description: e.description,
-                source: src.clone(),
-            });
-        }
-        for (i, e) in f.overrides.map(|o| o.0).into_iter().flatten().enumerate() {
-            if e.pattern.trim().is_empty() {
-                return Err(invalid(
-                    format!("overrides[{i}]"),
-                    "overrides",
-                    "empty pattern".into(),
-                ));
-            }
-            self.overrides.push(PatternRule {
-                pattern: PolicyPattern::new(&e.pattern, Direction::Lower),
-                level: e.level.unwrap_or(RiskLevel::Medium),
-                description: e.description,
-                source: src.clone(),
-            });
-        }
-        if let Some(list) = f.allowed_paths {
-            let mut out = Vec::new();
-            for (i, w) in list.iter().enumerate() {
-                let g = anchor(w, src, base);
-                glob(&g, true).map_err(|m| invalid(format!("allowed_paths[{i}]"), w, m))?;
-                out.push(PathGlob {
-                    written: w.clone(),
-                    glob: g,
-                    source: src.clone(),
-                });
-            }
-            self.allowed_paths = out;
-            self.allowed_source = src.clone();
-        }
-        for (i, w) in f.blocked_paths.iter().flatten().enumerate() {
-            let g = anchor(w, src, base);
-            glob(&g, true).map_err(|m| invalid(format!("blocked_paths[{i}]"), w, m))?;
-            self.blocked_paths.push(PathGlob {
-                written: w.clone(),
-                glob: g,
-                source: src.clone(),
-            });
-        }
-        if let Some(list) = f.protected_branches {
-            for (i, w) in list.iter().enumerate() {
-                glob(w, true).map_err(|m| invalid(format!("protected_branches[{i}]"), w, m))?;
-            }
-            self.protected_branches = Sourced {
-                value: list,
-                source: src.clone(),
-            };
-        }
-        if let Some(env) = f.environment {
-            if src.is_project()
-                && env == Environment::Test
-                && self.environment.value == Environment::Production
-            {
-                self.warnings.push(format!(
-                    "{src}: `environment: test` ignored: {} sets production, and a project file cannot relax it",
-                    self.environment.source
-                ));
-            } else {
-                self.environment = Sourced {
-                    value: env,
-                    source: src.clone(),
-                };
-            }
-        }
-        if let Some(profile) = f.profile {
-            if src.is_project()
-                && profile == Profile::Default
-                && self.profile.value == Profile::Seeds
-            {
-                self.warnings.push(format!(
-                    "{src}: `profile: default` ignored: {} sets seeds, and a project file cannot relax it",
-                    self.profile.source
-                ));
-            } else {
-                self.profile = Sourced {
-                    value: profile,
-                    source: src.clone(),
-                };
-            }
-        }
-        for (name, trust) in f.agents.into_iter().flatten() {
-            if src.is_project() && trust == Trust::Trusted {
-                self.warnings.push(format!(
-                    "{src}: `agents.{name}: trusted` ignored: only the user file or the command line can trust an agent"
-                ));
-                continue;
-            }
-            self.agents.insert(
-                name,
-                Sourced {
-                    value: trust,
-                    source: src.clone(),
-                },
-            );
-        }
-        if let Some(t) = f.approval_timeout {
-            if !(1..=3600).contains(&t) {
-                return Err(invalid(
-                    "approval_timeout".into(),
-                    "approval_timeout",
-                    format!("{t} seconds: must be between 1 and 3600"),
-                ));
-            }
-            self.approval_timeout = Sourced {
-                value: t,
-                source: src.clone(),
-            };
-        }
-        if let Some(d) = f.approval_ttl_days {
-            if !(1..=3650).contains(&d) {
-                return Err(invalid(
-                    "approval_ttl_days".into(),
-                    "approval_ttl_days",
-                    format!("{d} days: must be between 1 and 3650"),
-                ));
-            }
-            self.approval_ttl_days = Sourced {
-                value: d,
-                source: src.clone(),
-            };
-        }
-        for (key, value) in [("state_dir", f.state_dir), ("data_dir", f.data_dir)] {
-            let Some(dir) = value else { continue };
-            if src.is_project() {
-                self.warnings.push(format!(
-                    "{src}: `{key}` ignored: a project file cannot move riskgate's {}",
-                    if key == "state_dir" {
-                        "approvals"
-                    } else {
-                        "audit log"
-                    }
-                ));
-                continue;
-            }
-            if dir.trim().is_empty() {
-                return Err(invalid(key.into(), key, "empty directory".into()));
-            }
-            let v = Sourced {
-                value: paths::absolutize(&paths::expand_home(&dir), base),
-                source: src.clone(),
-            };
-            if key == "state_dir" {
-                self.state_dir = v;
-            } else {
-                self.data_dir = v;
-            }
-        }
-        if let Some(rules) = f.rules {
-            for p in rules.extra.into_iter().flatten() {
-                let value = paths::absolutize(&paths::expand_home(&p), base);
-                self.rules_extra.push(Sourced {
-                    value,
-                    source: src.clone(),
-                });
-            }
-        }
-        if let Some(a) = f.hooks.and_then(|h| h.ask_fallback) {
-            self.ask_fallback = Sourced {
-                value: a,
-                source: src.clone(),
-            };
-        }
-        for (name, level) in f.mcp.and_then(|m| m.tools).into_iter().flatten() {
-            let m =
-                glob(&name, false).map_err(|m| invalid(format!("mcp.tools.{name}"), &name, m))?;
-            self.mcp_tools.push((
-                m,
-                Sourced {
-                    value: (name, level.0),
-                    source: src.clone(),
-                },
-            ));
-        }
-        Ok(())
-    }
-
     /// Forget compiled glob sets (after the lists changed); they are compiled on first use,
     /// so a command that writes no file never compiles the path globs.
     fn compile_sets(&mut self) {
@@ -564,26 +389,8 @@ fn self_approval_pattern() -> PolicyPattern {
         .clone()
 }
 
-/// Anchor a written path glob: `~`/`$HOME` expanded; `**…` kept; in a project file `/…` and
-/// relative globs are under the project root; elsewhere `/…` is absolute and relative globs
-/// match anywhere (`**/…`), except on the command line where they are relative to `base`.
-fn anchor(written: &str, src: &Source, base: &Path) -> String {
-    let expanded = paths::expand_home_str(written.trim());
-    if expanded != written.trim() || expanded.starts_with("**") {
-        return expanded;
-    }
-    let base = base.display().to_string();
-    let base = base.trim_end_matches('/');
-    match src {
-        Source::Project(_) => format!("{base}/{}", expanded.trim_start_matches('/')),
-        _ if expanded.starts_with('/') => expanded,
-        Source::CommandLine => format!("{base}/{expanded}"),
-        _ => format!("**/{expanded}"),
-    }
-}
-
 /// The one file of `names` in `dir`, or an error if there are several.
-fn find_one(dir: &Path, names: &[&str]) -> Result<Option<PathBuf>, PolicyError> {
+pub(super) fn find_one(dir: &Path, names: &[&str]) -> Result<Option<PathBuf>, PolicyError> {
     let found: Vec<PathBuf> = names
         .iter()
         .map(|n| dir.join(n))

@@ -1,6 +1,16 @@
 //! The effective policy: built-in defaults < user file < project file < environment <
-//! command line, each value remembering where it came from (for `riskgate config show`).
+//! command line, each value remembering where it came from (for `riskgate config show`),
+//! and above them all the managed policy.
 //!
+//! - Managed file: `managed.{yaml,yml,toml,json}` in the system directory
+//!   ([`crate::paths::default_managed_dir`], `/etc/riskgate` on Linux) or where
+//!   `RISKGATE_MANAGED_POLICY` points (a file, or a directory holding one — a git checkout of
+//!   the team's policy, whose revision is then recorded in every audit record). It is applied
+//!   first and pins what it sets: a lower layer that sets one of its scalars differently, tries
+//!   to trust an agent it rates, or replaces its `allowed_paths` is ignored with a warning
+//!   naming both files; its lists (`patterns`, `blocked_paths`, `protected_branches` …) can
+//!   only be added to; an override from another layer never lowers a level one of its
+//!   patterns raised (see [`crate::decide`]).
 //! - User file: `config.{yaml,yml,toml,json}` in the user configuration directory
 //!   ([`crate::paths::config_dir`]).
 //! - Project file: `.riskgate.{yaml,yml,toml,json}`, the nearest one found upward from the
@@ -25,9 +35,12 @@
 //! elsewhere it is the file system root. A pattern starting with `**` matches anywhere; other
 //! relative patterns are relative to the project root (project file) or match anywhere.
 
+mod apply;
 mod build;
 pub(crate) mod file;
+pub mod git;
 pub(crate) mod locate;
+mod managed;
 mod profile;
 mod show;
 
@@ -54,6 +67,8 @@ pub use show::ShowRow;
 pub enum Source {
     /// riskgate's built-in default.
     Builtin,
+    /// The managed (system-wide) policy file: above every other layer.
+    Managed(PathBuf),
     /// The user configuration file.
     User(PathBuf),
     /// The project configuration file.
@@ -71,12 +86,18 @@ impl Source {
     pub fn is_project(&self) -> bool {
         matches!(self, Source::Project(_))
     }
+
+    /// True for the managed layer.
+    pub fn is_managed(&self) -> bool {
+        matches!(self, Source::Managed(_))
+    }
 }
 
 impl fmt::Display for Source {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Source::Builtin => f.write_str("built-in"),
+            Source::Managed(p) => write!(f, "managed policy {}", p.display()),
             Source::User(p) => write!(f, "user file {}", p.display()),
             Source::Project(p) => write!(f, "project file {}", p.display()),
             Source::Env(v) => write!(f, "environment {v}"),
@@ -234,6 +255,7 @@ pub struct Policy {
     files: Vec<Source>,
     warnings: Vec<String>,
     fingerprint: String,
+    revision: Option<String>,
 }
 
 impl Policy {
@@ -368,6 +390,20 @@ impl Policy {
     /// The files that were read, lowest layer first.
     pub fn files(&self) -> &[Source] {
         &self.files
+    }
+
+    /// The managed policy file in effect, if any.
+    pub fn managed_file(&self) -> Option<&Path> {
+        self.files.iter().find_map(|s| match s {
+            Source::Managed(p) => Some(p.as_path()),
+            _ => None,
+        })
+    }
+
+    /// The git revision of the managed policy, when it is taken from a git checkout (recorded
+    /// in every audit record).
+    pub fn revision(&self) -> Option<&str> {
+        self.revision.as_deref()
     }
 
     /// Settings that were ignored, and why.

@@ -13,6 +13,8 @@ pub struct ShowRow {
     pub value: String,
     /// Where it comes from (`built-in`, `user file …`, `project file …`, `command line` …).
     pub source: String,
+    /// Set by the managed policy: no other layer can change or remove it.
+    pub managed: bool,
 }
 
 fn row(key: impl Into<String>, value: impl Into<String>, source: &Source) -> ShowRow {
@@ -20,6 +22,7 @@ fn row(key: impl Into<String>, value: impl Into<String>, source: &Source) -> Sho
         key: key.into(),
         value: value.into(),
         source: source.to_string(),
+        managed: source.is_managed(),
     }
 }
 
@@ -27,6 +30,14 @@ impl Policy {
     /// Every effective value with its source, in a stable order.
     pub fn show(&self) -> Vec<ShowRow> {
         let mut rows = Vec::new();
+        if let Some(path) = self.managed_file() {
+            let src = Source::Managed(path.to_path_buf());
+            rows.push(row(
+                "managed.revision",
+                self.revision().unwrap_or("(not a git checkout)"),
+                &src,
+            ));
+        }
         rows.push(row(
             "environment",
             self.environment.value.to_string(),
