@@ -402,6 +402,20 @@ pub fn needs_person(level: RiskLevel, action: &Action, policy: &Policy, ctx: &Co
             && policy.trust(ctx.agent.as_deref()) == Trust::Untrusted)
 }
 
+/// Whether `out` refused the action only because a person had to approve it and nobody could
+/// be asked (the approval queue takes such actions): not CRITICAL, not blocklisted, not a
+/// standing denial, not a degraded assessment, no terminal, no flag.
+pub fn awaits_reviewer(out: &Outcome, action: &Action, policy: &Policy, ctx: &Context) -> bool {
+    out.decision == Decision::Deny
+        && matches!(out.decided_by, DecidedBy::Policy | DecidedBy::Override)
+        && out.level < RiskLevel::Critical
+        && !out.assessment.degraded
+        && !ctx.interactive
+        && !ctx.force
+        && !ctx.accept_risk
+        && needs_person(out.level, action, policy, ctx)
+}
+
 /// The decision, given the standing answers found for the action.
 pub fn decide_with(
     assessment: &Assessment,

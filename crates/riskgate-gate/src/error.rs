@@ -5,6 +5,54 @@
 use std::io;
 use std::path::PathBuf;
 
+/// The approval queue could not be used, or a review was not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum QueueError {
+    /// The queue database failed.
+    #[error("approval queue {}: {source}", path.display())]
+    Sqlite {
+        /// The database.
+        path: PathBuf,
+        /// The SQLite error.
+        source: rusqlite::Error,
+    },
+    /// Its directory could not be created.
+    #[error("cannot create {}: {source}", path.display())]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// The I/O error.
+        source: io::Error,
+    },
+    /// No request has this id.
+    #[error("no approval request `{0}` (see `riskgate approvals pending`)")]
+    NotFound(String),
+    /// The request was already decided.
+    #[error("request `{id}` is {status}, not pending")]
+    NotPending {
+        /// The request id.
+        id: String,
+        /// Its status.
+        status: String,
+    },
+    /// CRITICAL actions are never granted (seed 000).
+    #[error(
+        "request `{0}` is CRITICAL: CRITICAL actions are never run, and no reviewer can grant them"
+    )]
+    Critical(String),
+    /// The same reviewer cannot count twice.
+    #[error("{reviewer} already granted request `{id}`: it needs another reviewer")]
+    SameReviewer {
+        /// The request id.
+        id: String,
+        /// The reviewer.
+        reviewer: String,
+    },
+    /// A review needs a reviewer's name / a refusal a reason.
+    #[error("{0}")]
+    Invalid(String),
+}
+
 /// A configuration file or command-line setting could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum PolicyError {

@@ -14,6 +14,7 @@ use crate::audit::AuditRecord;
 use crate::decide::{self, Context, DecidedBy, Outcome, Standing};
 use crate::policy::Policy;
 use crate::prompt::{self, Answer, Prompter, TtyPrompter};
+use crate::queue::{NewRequest, Queue, Request};
 use crate::session::SessionCache;
 
 enum Audit {
@@ -28,6 +29,8 @@ pub struct Gate {
     local_session: SessionCache,
     prompter: Box<dyn Prompter>,
     audit: Audit,
+    queue: bool,
+    queued: Option<Request>,
 }
 
 impl std::fmt::Debug for Gate {
@@ -53,6 +56,8 @@ impl Gate {
             local_session: SessionCache::in_memory(),
             prompter: Box::new(TtyPrompter),
             audit: Audit::On,
+            queue: false,
+            queued: None,
         }
     }
 
@@ -66,6 +71,20 @@ impl Gate {
     pub fn with_approvals(mut self, store: ApprovalStore) -> Gate {
         self.approvals = store;
         self
+    }
+
+    /// Use the approval queue ([`crate::queue`]): an action refused only because nobody can
+    /// approve it here is stored as a request for a reviewer, and a reviewer's grant lets the
+    /// identical action through.
+    pub fn with_queue(mut self) -> Gate {
+        self.queue = true;
+        self
+    }
+
+    /// The approval request the last [`Gate::evaluate`] created, if it created one (to announce
+    /// it).
+    pub fn queued(&self) -> Option<&Request> {
+        self.queued.as_ref()
     }
 
     /// Record nothing.
@@ -114,9 +133,28 @@ impl Gate {
                         .approval_for_node(action, ctx.node_type.as_deref())
                         .map(|e| e.describe());
                 }
+                if self.queue
+                    && standing.approved.is_none()
+                    && !standing.session
+                    && !assessment.degraded
+                    && !ctx.force
+                    && !ctx.accept_risk
+                {
+                    match claim_grant(&self.policy, action, ctx) {
+                        Ok(found) => standing.approved = found,
+                        Err(e) => warnings.push(format!("approval queue not read: {e}")),
+                    }
+                }
             }
         }
         let mut out = decide::decide_leveled(&assessment, action, &self.policy, ctx, lv, &standing);
+        self.queued = None;
+        if self.queue && decide::awaits_reviewer(&out, action, &self.policy, ctx) {
+            match enqueue(&self.policy, action, ctx, &mut out) {
+                Ok(created) => self.queued = created,
+                Err(e) => warnings.push(format!("approval request not stored: {e}")),
+            }
+        }
         if out.decision == Decision::Ask && ctx.interactive {
             let summary = prompt::summary(action, &assessment, &out);
             let answer = self.prompter.ask(&summary, self.policy.approval_timeout());
@@ -218,4 +256,108 @@ impl Gate {
             }
         }
     }
+}
+
+/// The queue's identity of `action` in `ctx`.
+fn queue_key(action: &Action, ctx: &Context) -> String {
+    let kind = ctx
+        .node_type
+        .as_deref()
+        .unwrap_or_else(|| action.kind().as_str());
+    let text = serde_json::to_string(action).unwrap_or_else(|_| action.subject());
+    Queue::key(kind, &text, &ctx.cwd)
+}
+
+/// A reviewer's grant in force for the identical action (a once-grant is used up), described
+/// for the reason.
+fn claim_grant(
+    policy: &Policy,
+    action: &Action,
+    ctx: &Context,
+) -> Result<Option<String>, crate::error::QueueError> {
+    let Some(queue) = Queue::open_existing(&policy.queue_path())? else {
+        return Ok(None);
+    };
+    let found = queue.claim_grant(&queue_key(action, ctx), crate::clock::now())?;
+    Ok(found.map(|r| {
+        let who: Vec<&str> = r
+            .reviews
+            .iter()
+            .filter(|v| v.verdict == "grant")
+            .map(|v| v.reviewer.as_str())
+            .collect();
+        let how = if r.once {
+            "once".to_string()
+        } else {
+            format!("until {}", r.expires.as_deref().unwrap_or("?"))
+        };
+        format!("request {} granted {how} by {}", r.id, who.join(" and "))
+    }))
+}
+
+/// Store (or find) the request for an action nobody can approve here and tell the agent to
+/// wait for it; a standing refusal is reported instead. Returns the request when it is new.
+fn enqueue(
+    policy: &Policy,
+    action: &Action,
+    ctx: &Context,
+    out: &mut Outcome,
+) -> Result<Option<Request>, crate::error::QueueError> {
+    let queue = Queue::open(&policy.queue_path())?;
+    let key = queue_key(action, ctx);
+    let now = crate::clock::now();
+    if let Some(r) = queue.standing_refusal(&key, now)? {
+        let who = r
+            .reviews
+            .iter()
+            .find(|v| v.verdict == "refuse")
+            .map(|v| v.reviewer.as_str())
+            .unwrap_or("a reviewer");
+        out.reason = format!(
+            "{} refused by {who} (request {}): {}. Do not retry it; choose another way.",
+            out.level,
+            r.id,
+            r.note.as_deref().unwrap_or("no reason given")
+        );
+        out.decided_by = DecidedBy::Approval;
+        return Ok(None);
+    }
+    let subject = crate::cmdpattern::Subject::new(action);
+    let two = policy
+        .two_reviewers()
+        .iter()
+        .any(|p| p.pattern.matches(&subject));
+    let new = NewRequest {
+        key,
+        kind: ctx
+            .node_type
+            .clone()
+            .unwrap_or_else(|| action.kind().as_str().to_string()),
+        input: crate::redact::redact(&action.subject()).into_owned(),
+        cwd: ctx.cwd.display().to_string(),
+        agent: ctx.agent.clone(),
+        session: ctx.session_id.clone(),
+        level: out.level,
+        score: out.score,
+        rules: out
+            .assessment
+            .rule_ids()
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        reason: crate::redact::redact(&out.summary).into_owned(),
+        required: if two { 2 } else { 1 },
+    };
+    let (req, created) = queue.request(&new, now)?;
+    let reviewers = if req.required > 1 {
+        "two reviewers to grant"
+    } else {
+        "a reviewer to grant"
+    };
+    out.reason = format!(
+        "{} Approval requested: request {id}. Wait for {reviewers} it (`riskgate approvals grant {id}`), then run the identical action again; do not work around it.",
+        out.reason,
+        id = req.id
+    );
+    Ok(created.then_some(req))
 }

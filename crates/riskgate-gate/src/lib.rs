@@ -52,13 +52,14 @@ pub mod paths;
 pub mod pattern;
 pub mod policy;
 pub mod prompt;
+pub mod queue;
 pub mod redact;
 pub mod session;
 
 pub use approvals::ApprovalStore;
 pub use audit::{AuditLog, AuditQuery, AuditRecord};
 pub use decide::{Context, DecidedBy, Outcome, Standing, decide, decide_with};
-pub use error::{AuditError, PolicyError, PromptError, StoreError};
+pub use error::{AuditError, PolicyError, PromptError, QueueError, StoreError};
 pub use gate::Gate;
 pub use policy::{CliOverrides, Locations, Policy, Source};
 pub use prompt::{Answer, Prompter};

@@ -133,7 +133,7 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
     // the hook server's assessment cache (`None` when deciding alone)
     let cached = crate::server::cache::CallScope::new(&policy, agent.name(), &call_roots(call));
     let audit_path = policy.audit_path();
-    let mut gate = Gate::new(policy);
+    let mut gate = Gate::new(policy).with_queue();
     let mut verdicts = Vec::new();
     // known MCP tools are followed by what their arguments do (a command, SQL, a file …)
     for (tool, via) in &crate::mcp_tools::expand(&call.tools) {

@@ -1,10 +1,13 @@
-//! `riskgate approvals list|add|deny|revoke|prune`: the standing answers in `settings.json`.
+//! `riskgate approvals list|add|deny|revoke|prune`: the standing answers in `settings.json`;
+//! `riskgate approvals pending|grant|refuse`: the approval queue (see `review`).
 
 use std::process::ExitCode;
 
 use riskgate::gate::ApprovalStore;
+use riskgate::gate::queue::GrantFor;
 
 use crate::cmd::common::PolicyArgs;
+use crate::cmd::review::Review;
 use crate::output::Format;
 
 /// Arguments of `riskgate approvals`.
@@ -52,11 +55,75 @@ enum ApprovalsCommand {
     },
     /// Remove expired approvals.
     Prune,
+    /// List the requests of unattended agents waiting for a reviewer (the approval queue).
+    Pending,
+    /// Grant a waiting request: the identical action runs on its next try (once by default).
+    /// CRITICAL requests are never granted; a pattern in `approvals.two_reviewers` needs two
+    /// distinct reviewers.
+    Grant {
+        /// The request id (from the refusal the agent got, or `approvals pending`).
+        id: String,
+        /// For the next try only (the default).
+        #[arg(long, conflicts_with = "ttl")]
+        once: bool,
+        /// For every identical try during this time (`30m`, `1h`, `2d`).
+        #[arg(long)]
+        ttl: Option<String>,
+        /// The reviewer's name (default: `RISKGATE_REVIEWER`, else the user).
+        #[arg(long)]
+        reviewer: Option<String>,
+    },
+    /// Refuse a waiting request; the agent is told the reason when it tries again.
+    Refuse {
+        /// The request id.
+        id: String,
+        /// Why (shown to the agent, kept in the audit log).
+        #[arg(long)]
+        reason: String,
+        /// The reviewer's name (default: `RISKGATE_REVIEWER`, else the user).
+        #[arg(long)]
+        reviewer: Option<String>,
+    },
 }
 
 /// Run `riskgate approvals`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let policy = args.policy.load()?;
+    let review = match &args.command {
+        ApprovalsCommand::Pending => Some(Review::Pending),
+        ApprovalsCommand::Grant {
+            id,
+            once: _,
+            ttl,
+            reviewer,
+        } => {
+            let grant =
+                match ttl {
+                    None => GrantFor::Once,
+                    Some(t) => GrantFor::Ttl(riskgate::gate::clock::parse_duration(t).ok_or_else(
+                        || anyhow::anyhow!("--ttl `{t}`: expected a duration (30m, 1h, 2d)"),
+                    )?),
+                };
+            Some(Review::Grant {
+                id: id.clone(),
+                grant,
+                reviewer: reviewer.clone(),
+            })
+        }
+        ApprovalsCommand::Refuse {
+            id,
+            reason,
+            reviewer,
+        } => Some(Review::Refuse {
+            id: id.clone(),
+            reason: reason.clone(),
+            reviewer: reviewer.clone(),
+        }),
+        _ => None,
+    };
+    if let Some(review) = review {
+        return crate::cmd::review::run(&policy, review, args.format);
+    }
     let mut store = ApprovalStore::new(policy.settings_path());
     let update = match args.command {
         ApprovalsCommand::List => {
@@ -111,6 +178,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ApprovalsCommand::Prune => {
             let u = store.prune()?;
             ("pruned", String::new(), u)
+        }
+        // answered by the approval queue above
+        ApprovalsCommand::Pending
+        | ApprovalsCommand::Grant { .. }
+        | ApprovalsCommand::Refuse { .. } => {
+            anyhow::bail!("internal error: a queue command reached the approvals store")
         }
     };
     let (what, pattern, u) = update;

@@ -55,7 +55,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     ctx.write_targets = write_targets;
     let action = Action::command(text);
-    let mut gate = Gate::new(policy);
+    let mut gate = Gate::new(policy).with_queue();
     let outcome = gate.evaluate(&action, assessment, &ctx);
     for w in &outcome.warnings {
         eprintln!("riskgate: warning: {w}");

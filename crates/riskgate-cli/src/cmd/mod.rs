@@ -15,6 +15,7 @@ pub mod log;
 pub mod mcp;
 pub mod parse;
 pub mod repo;
+pub mod review;
 pub mod rules;
 pub mod scan;
 pub mod untracked;

@@ -55,12 +55,42 @@ pub fn hook(e: &Env, agent: &str, payload: &[u8]) -> (String, i32) {
         .write_stdin(payload.to_vec())
         .output()
         .unwrap();
-    let stdout =
-        String::from_utf8_lossy(&out.stdout).replace(&e.root.display().to_string(), "[ROOT]");
+    let stdout = mask_request_ids(
+        &String::from_utf8_lossy(&out.stdout).replace(&e.root.display().to_string(), "[ROOT]"),
+    );
     (
         stdout.trim_end().to_string(),
         out.status.code().unwrap_or(-1),
     )
+}
+
+/// `request abc234` and `grant abc234` (approval-queue ids, random) as `… [ID]`, so that
+/// answers can be compared with snapshots.
+pub fn mask_request_ids(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    'outer: while !rest.is_empty() {
+        for word in ["request ", "grant "] {
+            if let Some(after) = rest.strip_prefix(word) {
+                let id: String = after.chars().take(7).collect();
+                let is_id = id.chars().take(6).all(|c| c.is_ascii_alphanumeric())
+                    && id.chars().count() >= 6
+                    && !id.chars().nth(6).is_some_and(|c| c.is_ascii_alphanumeric());
+                if is_id {
+                    out.push_str(word);
+                    out.push_str("[ID]");
+                    rest = &after[6..];
+                    continue 'outer;
+                }
+            }
+        }
+        let mut chars = rest.chars();
+        if let Some(c) = chars.next() {
+            out.push(c);
+        }
+        rest = chars.as_str();
+    }
+    out
 }
 
 pub fn claude(e: &Env, tool: &str, input: Value) -> Value {

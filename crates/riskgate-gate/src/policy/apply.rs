@@ -326,6 +326,56 @@ impl Policy {
                 source: src.clone(),
             };
         }
+        let approvals = f.approvals.unwrap_or_default();
+        for (i, w) in approvals.two_reviewers.into_iter().flatten().enumerate() {
+            if w.trim().is_empty() {
+                return Err(invalid(
+                    format!("approvals.two_reviewers[{i}]"),
+                    "two_reviewers",
+                    "empty pattern".into(),
+                ));
+            }
+            self.two_reviewers.push(PatternRule {
+                pattern: PolicyPattern::new(&w, Direction::Raise),
+                level: RiskLevel::High,
+                description: None,
+                source: src.clone(),
+            });
+        }
+        if let Some(hook) = approvals.webhook {
+            let url = hook.url.trim().to_string();
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                return Err(invalid(
+                    "approvals.webhook.url".into(),
+                    "url",
+                    format!("`{url}`: expected an http:// or https:// URL"),
+                ));
+            }
+            let wanted = super::Webhook {
+                url,
+                format: hook.format.unwrap_or_default(),
+            };
+            if src.is_project() {
+                // a repository must not send its users' commands somewhere
+                self.warnings.push(format!(
+                    "{src}: `approvals.webhook` ignored: a project file cannot send requests anywhere"
+                ));
+            } else if !self.webhook.as_ref().is_some_and(|c| {
+                pinned(
+                    &mut self.warnings,
+                    "approvals.webhook",
+                    c,
+                    src,
+                    &wanted,
+                    |w: &super::Webhook| w.to_string(),
+                )
+            }) {
+                self.webhook = Some(Sourced {
+                    value: wanted,
+                    source: src.clone(),
+                });
+            }
+        }
         for (name, level) in f.mcp.and_then(|m| m.tools).into_iter().flatten() {
             let m =
                 glob(&name, false).map_err(|m| invalid(format!("mcp.tools.{name}"), &name, m))?;

@@ -152,14 +152,17 @@ impl Policy {
             .iter()
             .map(|s| s.to_string())
             .collect();
-        let self_approval = PatternRule {
-            pattern: self_approval_pattern(),
-            level: RiskLevel::High,
-            description: Some("an approval must come from a person, not from an agent".into()),
-            source: Source::Builtin,
-        };
+        let self_approval = self_approval_patterns()
+            .iter()
+            .map(|pattern| PatternRule {
+                pattern: pattern.clone(),
+                level: RiskLevel::High,
+                description: Some("an approval must come from a person, not from an agent".into()),
+                source: Source::Builtin,
+            })
+            .collect();
         let mut p = Policy {
-            patterns: vec![self_approval],
+            patterns: self_approval,
             overrides: Vec::new(),
             allowed_paths: Vec::new(),
             allowed_set: OnceLock::new(),
@@ -183,6 +186,8 @@ impl Policy {
             files: Vec::new(),
             warnings: Vec::new(),
             revision: None,
+            two_reviewers: Vec::new(),
+            webhook: None,
             fingerprint: chain(
                 "",
                 &[
@@ -382,11 +387,16 @@ fn chain(prev: &str, parts: &[&[u8]]) -> String {
     hex::encode(h.finalize())
 }
 
-/// The built-in pattern that keeps agents from approving their own actions, compiled once.
-fn self_approval_pattern() -> PolicyPattern {
-    static P: OnceLock<PolicyPattern> = OnceLock::new();
-    P.get_or_init(|| PolicyPattern::new("riskgate approvals add", Direction::Raise))
-        .clone()
+/// The built-in patterns that keep agents from approving their own actions (a standing
+/// approval, a reviewer's grant), compiled once.
+fn self_approval_patterns() -> &'static [PolicyPattern] {
+    static P: OnceLock<Vec<PolicyPattern>> = OnceLock::new();
+    P.get_or_init(|| {
+        ["riskgate approvals add", "riskgate approvals grant"]
+            .iter()
+            .map(|p| PolicyPattern::new(p, Direction::Raise))
+            .collect()
+    })
 }
 
 /// The one file of `names` in `dir`, or an error if there are several.

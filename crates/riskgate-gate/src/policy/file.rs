@@ -173,6 +173,29 @@ pub(crate) struct HooksSection {
     pub ask_fallback: Option<AskFallback>,
 }
 
+/// `approvals:` section (the approval queue).
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ApprovalsSection {
+    /// Patterns whose requests need two distinct reviewers.
+    #[serde(default)]
+    pub two_reviewers: Option<Vec<String>>,
+    /// Where new requests are announced.
+    #[serde(default)]
+    pub webhook: Option<WebhookSection>,
+}
+
+/// `approvals.webhook:`.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct WebhookSection {
+    /// `http://…` / `https://…`
+    pub url: String,
+    /// `generic` (riskgate's JSON) or `slack` (`{"text": …}`).
+    #[serde(default)]
+    pub format: Option<super::WebhookFormat>,
+}
+
 /// `mcp:` section.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -217,6 +240,8 @@ pub(crate) struct PolicyFile {
     pub hooks: Option<HooksSection>,
     #[serde(default)]
     pub mcp: Option<McpSection>,
+    #[serde(default)]
+    pub approvals: Option<ApprovalsSection>,
 }
 
 impl PolicyFile {
@@ -244,7 +269,8 @@ impl PolicyFile {
             data_dir,
             rules,
             hooks,
-            mcp
+            mcp,
+            approvals
         );
         self
     }

@@ -192,6 +192,41 @@ impl fmt::Display for AskFallback {
     }
 }
 
+/// The payload a webhook receives for a new approval request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum WebhookFormat {
+    /// riskgate's JSON: `{"event": "approval_requested", "request": {…}}`.
+    #[default]
+    Generic,
+    /// A Slack-compatible incoming-webhook payload: `{"text": …}`.
+    Slack,
+}
+
+impl fmt::Display for WebhookFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WebhookFormat::Generic => "generic",
+            WebhookFormat::Slack => "slack",
+        })
+    }
+}
+
+/// Where new approval requests are announced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Webhook {
+    /// The URL (`http://` or `https://`).
+    pub url: String,
+    /// The payload.
+    pub format: WebhookFormat,
+}
+
+impl fmt::Display for Webhook {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.url, self.format)
+    }
+}
+
 /// An extra pattern or an override: a pattern over the action's parsed command (or its
 /// text, see [`crate::cmdpattern`]) and a level.
 #[derive(Debug, Clone, PartialEq)]
@@ -256,6 +291,8 @@ pub struct Policy {
     warnings: Vec<String>,
     fingerprint: String,
     revision: Option<String>,
+    two_reviewers: Vec<PatternRule>,
+    webhook: Option<Sourced<Webhook>>,
 }
 
 impl Policy {
@@ -348,6 +385,11 @@ impl Policy {
         self.data_dir.value.join("audit.db")
     }
 
+    /// The approval queue: `state_dir/queue.db`.
+    pub fn queue_path(&self) -> PathBuf {
+        self.state_dir.value.join("queue.db")
+    }
+
     /// Extra rule-pack files (for the rules engine), with their sources.
     pub fn rules_extra(&self) -> &[Sourced<PathBuf>] {
         &self.rules_extra
@@ -404,6 +446,16 @@ impl Policy {
     /// in every audit record).
     pub fn revision(&self) -> Option<&str> {
         self.revision.as_deref()
+    }
+
+    /// Patterns whose approval requests need two distinct reviewers.
+    pub fn two_reviewers(&self) -> &[PatternRule] {
+        &self.two_reviewers
+    }
+
+    /// Where new approval requests are announced, if anywhere.
+    pub fn webhook(&self) -> Option<&Sourced<Webhook>> {
+        self.webhook.as_ref()
     }
 
     /// Settings that were ignored, and why.

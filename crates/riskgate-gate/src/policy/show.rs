@@ -139,6 +139,16 @@ impl Policy {
                 &s.source,
             ));
         }
+        for (i, r) in self.two_reviewers.iter().enumerate() {
+            rows.push(row(
+                format!("approvals.two_reviewers[{i}]"),
+                r.pattern.as_str(),
+                &r.source,
+            ));
+        }
+        if let Some(w) = &self.webhook {
+            rows.push(row("approvals.webhook", w.value.to_string(), &w.source));
+        }
         rows
     }
 }
