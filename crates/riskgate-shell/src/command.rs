@@ -116,6 +116,7 @@ impl Norm<'_> {
                 );
             }
             let from_stdin = peeled.wrapper.name == "xargs";
+            let per_entry = peeled.wrapper.name == "parallel";
             let xargs_opts = peeled.wrapper.args.clone();
             if c.wrappers.len() < MAX_WRAPPERS {
                 c.wrappers.push(peeled.wrapper);
@@ -168,6 +169,17 @@ impl Norm<'_> {
                         && words.iter().all(|w| !w.w.dynamic && is_plain(&w.w.text)) =>
                 {
                     p.argv = words;
+                }
+                // `find … | parallel truncate -s 0`: a plain command line run once per entry of
+                // the listing on stdin, as `xargs` runs it
+                Next::Script(words)
+                    if per_entry
+                        && p.listing.is_some()
+                        && !words.is_empty()
+                        && words.iter().all(|w| !w.w.dynamic && is_plain(&w.w.text)) =>
+                {
+                    p.argv = words;
+                    crate::progword::normalize(&mut p.argv);
                 }
                 Next::Nothing => {
                     c.wrappers.pop();

@@ -10,6 +10,7 @@
 //! (the deadline that does not need the parser's cooperation).
 
 mod aliases;
+mod braces;
 mod canon;
 mod command;
 mod ctx;

@@ -36,6 +36,18 @@ impl Norm<'_> {
         span: Span,
         out: &mut Vec<XWord>,
     ) {
+        // brace expansion comes first: one word per alternative
+        if let Some(words) = crate::braces::expand(raw) {
+            for w in words {
+                self.expand_plain(&w, frame, span, out);
+            }
+            return;
+        }
+        self.expand_plain(raw, frame, span, out);
+    }
+
+    /// [`Norm::expand_into`] after brace expansion.
+    fn expand_plain(&mut self, raw: &str, frame: &Frame, span: Span, out: &mut Vec<XWord>) {
         let mut feed = Feed::default();
         let segs = self.segments(raw, frame, span, &mut feed, false);
         // Field splitting uses the script's IFS when it set one literally (`IFS=,; $c`).
@@ -313,6 +325,18 @@ impl Norm<'_> {
                     self.set_var(n, Some(seg.text.clone()));
                 }
                 seg
+            }
+            // `${x:?}` / `${x?msg}`: the value, or the script stops (it then runs nothing
+            // more, so the value is the informative reading)
+            ParameterExpr::IndicateErrorIfNullOrUnset {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                ..
+            } => {
+                if let Some(f) = self.script.var_feed.get(n.as_str()) {
+                    feed.merge(*f);
+                }
+                self.lookup(n, quoted).unwrap_or_else(dynamic)
             }
             _ => dynamic(),
         }

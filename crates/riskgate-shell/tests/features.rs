@@ -657,8 +657,9 @@ fn program_words_expand_as_bash_would() {
         "{:?}",
         p.signals
     );
-    // A brace list in an argument is not the program word.
-    assert!(has(&parse("cp a.{txt,bak}"), "cp a.{txt,bak}"));
+    // A brace list in an argument expands too, into one argument per alternative.
+    assert!(has(&parse("cp a.{txt,bak}"), "cp a.txt a.bak"));
+    assert!(has(&parse("cp 'a.{txt,bak}'"), "cp a.{txt,bak}"));
 }
 
 #[test]

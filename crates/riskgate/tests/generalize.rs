@@ -257,3 +257,20 @@ fn subcommand_words_are_not_environments() {
     at_least_high(&["glab ci delete --status=success --paginate --yes"]);
     at_most_medium(&["neonctl branches delete pr-1287 --project-id steep-river-12345678"]);
 }
+
+#[test]
+fn brace_expansion_and_error_expansions_are_read_as_bash_reads_them() {
+    at_least_high(&[
+        "rm -f ~/.{bashrc,profile,zshrc}",
+        "{rm,-rf,~}",
+        "x=${HOME}; rm -rf ${x:?}/",
+        "find /var/log -name '*.log' | parallel truncate -s 0",
+        "find /var/log -name '*.log' | xargs truncate -s 0",
+    ]);
+    at_most_medium(&[
+        "mkdir -p src/{components,hooks,utils}",
+        "cp config.yml{,.bak}",
+        "echo '{a,b}'",
+        "find . -name '*.log' | xargs truncate -s 0",
+    ]);
+}

@@ -19,6 +19,16 @@ fn delete_kind(c: &SimpleCommand) -> Option<&'static str> {
     let p1 = pos(c, 1);
     match c.program.as_str() {
         "rm" | "rmdir" | "unlink" | "shred" => Some("files"),
+        // emptied in place: the content is gone as surely
+        "truncate"
+            if raw(c)
+                .collect::<Vec<_>>()
+                .windows(2)
+                .any(|w| matches!(w[0], "-s" | "--size") && matches!(w[1], "0" | "0K" | "0M"))
+                || raw(c).any(|t| matches!(t, "-s0" | "--size=0")) =>
+        {
+            Some("files")
+        }
         "docker" | "podman" | "nerdctl" => {
             let sub = matches!(p0, "rm" | "rmi" | "kill")
                 || (matches!(p0, "container" | "volume" | "image" | "network")
@@ -148,6 +158,26 @@ fn selects_dev_processes(filter: &str) -> bool {
     !daemon && words.iter().any(|w| DEV_PROCESSES.contains(w))
 }
 
+/// A file listing, selected or not, whose entries are system files, logs, credentials,
+/// start-up files or backups (`find /var/log -name '*.log'` → `/var/log/**/*.log`).
+fn listed_precious_entries(l: &Listing) -> bool {
+    use riskgate_model::effect::{TargetClass, classify_path};
+    let Some(e) = l.entries.as_deref() else {
+        return false;
+    };
+    matches!(
+        classify_path(e),
+        TargetClass::Root
+            | TargetClass::Boot
+            | TargetClass::System
+            | TargetClass::Logs
+            | TargetClass::Credentials
+            | TargetClass::Persistence
+            | TargetClass::Backups
+            | TargetClass::Home
+    )
+}
+
 /// A file listing of a directory that is system, home or root data (not temp, not relative).
 fn listed_system_path(l: &Listing) -> bool {
     let Some(p) = l.path.as_deref() else {
@@ -211,7 +241,7 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
         {
             let files = kind == "files";
             let bulk = if files {
-                l.every && listed_system_path(l)
+                (l.every && listed_system_path(l)) || listed_precious_entries(l)
             } else {
                 l.every
             };
