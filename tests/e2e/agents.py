@@ -1,0 +1,164 @@
+"""The agents of the end-to-end tests: for each, the pinned npm package, how it is pointed at the
+mock model server, how one non-interactive turn is run, and what it is expected to do when its
+hook fails (checked against the README's agent table by the harness).
+
+Every driver runs the agent with its own permission prompts out of the way for shell commands
+(Claude Code `--allowedTools Bash`, Gemini CLI `--approval-mode yolo`, Codex
+`--dangerously-bypass-approvals-and-sandbox`), so riskgate's hook is the only gate: a command
+that did not run was stopped by riskgate's answer, never by the agent's own rules.
+"""
+
+import json
+import os
+import re
+import sys
+
+
+class Driver:
+    name = ""
+    package = ""
+    version = ""
+    bin_name = ""
+    # What a person's decision looks like in this agent: "prompt" (riskgate's ask reaches the
+    # agent's prompt), "deny" (the agent cannot ask: riskgate denies).
+    ask = "deny"
+    # Whether the agent reports a run tool call back to riskgate (PostToolUse / AfterTool),
+    # so that an approval given in the agent is remembered for the session.
+    reports_approvals = False
+    # What the agent does with the tool call when the hook fails, per failure mode:
+    # "blocked" or "ran".
+    on_failure = {}
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+
+    def env(self):
+        return {}
+
+    def setup(self):
+        """Write the agent's own configuration (after `riskgate install`)."""
+
+    def argv(self, prompt, approve=False, resume=None):
+        raise NotImplementedError
+
+    def session_of(self, stdout):
+        return None
+
+
+class Claude(Driver):
+    name = "claude"
+    package = "@anthropic-ai/claude-code"
+    version = "2.1.330"
+    bin_name = "claude"
+    ask = "prompt"
+    reports_approvals = True
+    # Half a JSON answer with exit 0 is read as plain text and the tool runs (2.1.330:
+    # "Hook output starts with { but is not a JSON object, treating as plain text").
+    on_failure = {"crash": "blocked", "garbage": "ran", "slow": "blocked"}
+
+    def env(self):
+        return {
+            "ANTHROPIC_BASE_URL": self.ctx.base_url,
+            "ANTHROPIC_API_KEY": "sk-ant-e2e-dummy",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+        }
+
+    def setup(self):
+        approver = os.path.join(self.ctx.tests, "approver_mcp.py")
+        config = {"mcpServers": {"e2e": {
+            "command": sys.executable,
+            "args": [approver],
+            "env": {"E2E_APPROVALS": self.ctx.approvals},
+        }}}
+        with open(self.ctx.path("mcp.json"), "w", encoding="utf-8") as f:
+            json.dump(config, f)
+
+    def argv(self, prompt, approve=False, resume=None):
+        args = [self.ctx.agent_bin, "-p", prompt, "--output-format", "json", "--allowedTools", "Bash"]
+        if approve:
+            args += ["--mcp-config", self.ctx.path("mcp.json"),
+                     "--permission-prompt-tool", "mcp__e2e__approve"]
+        if resume:
+            args += ["--resume", resume]
+        return args
+
+    def session_of(self, stdout):
+        try:
+            return json.loads(stdout).get("session_id")
+        except (ValueError, AttributeError):
+            return None
+
+
+class Gemini(Driver):
+    name = "gemini"
+    package = "@google/gemini-cli"
+    version = "0.61.0"
+    bin_name = "gemini"
+    ask = "deny"
+    reports_approvals = False
+    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
+
+    def env(self):
+        return {
+            "GEMINI_API_KEY": "e2e-dummy",
+            "GOOGLE_GEMINI_BASE_URL": self.ctx.base_url,
+            "GEMINI_CLI_TRUST_WORKSPACE": "true",
+        }
+
+    def setup(self):
+        path = os.path.join(self.ctx.home, ".gemini", "settings.json")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        settings = {
+            "security": {"auth": {"selectedType": "gemini-api-key"}},
+            "general": {"disableAutoUpdate": True},
+            "privacy": {"usageStatisticsEnabled": False},
+        }
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(settings, f, indent=2)
+
+    def argv(self, prompt, approve=False, resume=None):
+        return [self.ctx.agent_bin, "-p", prompt, "--output-format", "json", "--approval-mode", "yolo"]
+
+
+class Codex(Driver):
+    name = "codex"
+    package = "@openai/codex"
+    version = "0.169.0"
+    bin_name = "codex"
+    ask = "deny"
+    reports_approvals = False
+    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
+
+    def env(self):
+        return {"E2E_MOCK_API_KEY": "e2e-dummy", "CODEX_HOME": os.path.join(self.ctx.home, ".codex")}
+
+    def setup(self):
+        path = os.path.join(self.ctx.home, ".codex", "config.toml")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        text = (
+            'model = "mock-model"\n'
+            'model_provider = "e2e"\n'
+            "\n"
+            "[model_providers.e2e]\n"
+            'name = "e2e mock"\n'
+            f'base_url = "{self.ctx.base_url}/v1"\n'
+            'env_key = "E2E_MOCK_API_KEY"\n'
+            'wire_api = "responses"\n'
+        )
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+
+    def argv(self, prompt, approve=False, resume=None):
+        # --trust: the scratch project's .codex/ is read; --dangerously-bypass-hook-trust: the
+        # hook riskgate just installed runs without the interactive /hooks review.
+        return [self.ctx.agent_bin, "exec", "--trust", "--dangerously-bypass-hook-trust",
+                "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "--json", prompt]
+
+    def session_of(self, stdout):
+        m = re.search(r'"thread_id":"([^"]+)"', stdout or "")
+        return m.group(1) if m else None
+
+
+DRIVERS = {d.name: d for d in (Claude, Gemini, Codex)}
