@@ -351,11 +351,11 @@ def run_agent(name, args, cache):
     try:
         version = subprocess.run([exe, "--version"], env=agent_env(ctx), capture_output=True, text=True,
                                  stdin=subprocess.DEVNULL, timeout=120).stdout.strip().splitlines()
-        entry["version"] = version[-1] if version else "?"
+        entry["version"] = next((v for v in version if any(c.isdigit() for c in v)), "?")
         subprocess.run(["git", "init", "-q", ctx.proj], check=True, env=agent_env(ctx))
         # Installed through the `riskgate` on the agent's PATH, so the hook runs `riskgate hook
         # AGENT` and the broken scenarios can swap what that name runs.
-        done = subprocess.run([ctx.hook, "install", name], cwd=ctx.proj, env=agent_env(ctx),
+        done = subprocess.run([ctx.hook, "install", name, *ctx.driver.install_args], cwd=ctx.proj, env=agent_env(ctx),
                               capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
         if done.returncode != 0:
             raise RuntimeError(f"riskgate install {name} failed: {done.stderr.strip()}")

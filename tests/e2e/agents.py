@@ -28,6 +28,8 @@ class Driver:
     # What the agent does with the tool call when the hook fails, per failure mode:
     # "blocked" or "ran".
     on_failure = {}
+    # Arguments of `riskgate install AGENT` (the project's settings by default).
+    install_args = []
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -161,4 +163,65 @@ class Codex(Driver):
         return m.group(1) if m else None
 
 
-DRIVERS = {d.name: d for d in (Claude, Gemini, Codex)}
+class Copilot(Driver):
+    name = "copilot"
+    package = "@github/copilot"
+    version = "1.0.102"
+    bin_name = "copilot"
+    ask = "prompt"
+    reports_approvals = False
+    on_failure = {"crash": "blocked", "garbage": "ran", "slow": "ran"}
+    # 1.0.102 defers a repository's hooks (.github/hooks/*.json) until the folder is trusted in
+    # an interactive session and never loads them in a `copilot -p` turn (its debug log shows
+    # only the user's hooks); the user's ~/.copilot/hooks/ are loaded everywhere.
+    install_args = ["--user"]
+
+    def env(self):
+        # BYOK: an OpenAI-compatible provider, no GitHub sign-in; offline mode keeps the CLI
+        # from reaching GitHub's services.
+        return {
+            "COPILOT_PROVIDER_BASE_URL": f"{self.ctx.base_url}/v1",
+            "COPILOT_PROVIDER_TYPE": "openai",
+            "COPILOT_PROVIDER_API_KEY": "e2e-dummy",
+            "COPILOT_MODEL": "gpt-4.1",
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_AUTO_UPDATE": "false",
+        }
+
+    def argv(self, prompt, approve=False, resume=None):
+        return [self.ctx.agent_bin, "-p", prompt, "--allow-all-tools", "--no-color"]
+
+
+class Qwen(Driver):
+    name = "qwen"
+    package = "@qwen-code/qwen-code"
+    version = "0.24.4"
+    bin_name = "qwen"
+    ask = "deny"
+    reports_approvals = False
+    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
+
+    def env(self):
+        return {
+            "OPENAI_BASE_URL": f"{self.ctx.base_url}/v1",
+            "OPENAI_API_KEY": "e2e-dummy",
+            "OPENAI_MODEL": "mock-model",
+            "QWEN_CODE_TRUST_WORKSPACE": "true",
+        }
+
+    def setup(self):
+        path = os.path.join(self.ctx.home, ".qwen", "settings.json")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        settings = {
+            "security": {"auth": {"selectedType": "openai"}, "folderTrust": {"enabled": False}},
+            "general": {"disableAutoUpdate": True},
+            "privacy": {"usageStatisticsEnabled": False},
+        }
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(settings, f, indent=2)
+
+    def argv(self, prompt, approve=False, resume=None):
+        return [self.ctx.agent_bin, "-p", prompt, "--output-format", "json", "--approval-mode", "yolo"]
+
+
+DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen)}
