@@ -108,7 +108,65 @@ fn other_servers_are_kept_and_a_foreign_riskgate_entry_is_refused() {
     assert_eq!(code, 0);
     assert!(json_at(&e.root.join("home/.claude.json"))["mcpServers"]["riskgate"].is_object());
 
-    let (_, err, code) = run(&e, &["install", "codex", "--mcp"]);
+    let (_, err, code) = run(&e, &["install", "windsurf", "--mcp"]);
     assert_eq!(code, 1);
     assert!(err.contains("no MCP configuration"), "{err}");
+}
+
+#[test]
+fn codex_config_toml_and_copilot_mcp_config_install_and_uninstall_idempotently() {
+    let e = env();
+    // Codex: the user's config.toml, with its comments and formatting kept byte for byte
+    let codex = e.root.join("home/.codex/config.toml");
+    std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
+    let before =
+        "# mine\nmodel = \"gpt-5\"  # aligned\n\n[mcp_servers.docs]\ncommand = \"docs-mcp\"\n";
+    std::fs::write(&codex, before).unwrap();
+    let (out, err, code) = run(&e, &["install", "codex", "--mcp", "--user"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("registered the MCP server"), "{out}");
+    let text = std::fs::read_to_string(&codex).unwrap();
+    assert!(
+        text.starts_with("# mine\nmodel = \"gpt-5\"  # aligned\n"),
+        "{text}"
+    );
+    assert!(text.contains("[mcp_servers.riskgate]"), "{text}");
+    assert!(text.contains("args = [\"mcp\"]"), "{text}");
+    let (out, _, code) = run(&e, &["install", "codex", "--mcp", "--user"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("already registered"), "{out}");
+    assert_eq!(std::fs::read_to_string(&codex).unwrap(), text);
+    let (out, _, code) = run(&e, &["uninstall", "codex", "--mcp", "--user"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("removed"), "{out}");
+    assert_eq!(std::fs::read_to_string(&codex).unwrap(), before);
+    let (out, _, code) = run(&e, &["uninstall", "codex", "--mcp", "--user"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("no riskgate MCP server"), "{out}");
+
+    // Codex, project: .codex/config.toml created, then removed with riskgate's entry
+    let (_, err, code) = run(&e, &["install", "codex", "--mcp"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(e.project.join(".codex/config.toml").exists());
+    run(&e, &["uninstall", "codex", "--mcp"]);
+    assert!(!e.project.join(".codex/config.toml").exists());
+
+    // Copilot: ~/.copilot/mcp-config.json in the shape `copilot mcp add` writes
+    let copilot = e.root.join("home/.copilot/mcp-config.json");
+    let (_, err, code) = run(&e, &["install", "copilot", "--mcp", "--user"]);
+    assert_eq!(code, 0, "{err}");
+    let entry = &json_at(&copilot)["mcpServers"]["riskgate"];
+    assert_eq!(entry["type"], "local");
+    assert_eq!(entry["args"], json!(["mcp"]));
+    assert_eq!(entry["tools"], json!(["*"]));
+    let first = std::fs::read_to_string(&copilot).unwrap();
+    let (out, _, _) = run(&e, &["install", "copilot", "--mcp", "--user"]);
+    assert!(out.contains("already registered"), "{out}");
+    assert_eq!(std::fs::read_to_string(&copilot).unwrap(), first);
+    run(&e, &["uninstall", "copilot", "--mcp", "--user"]);
+    assert!(!copilot.exists());
+    // no workspace MCP file of Copilot's was verified: the project scope says to use --user
+    let (_, err, code) = run(&e, &["install", "copilot", "--mcp"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("copilot with --user"), "{err}");
 }

@@ -35,7 +35,9 @@ pub struct Args {
     dry_run: bool,
     /// Register (or remove) `riskgate mcp` as an MCP server in the agent's MCP configuration
     /// instead of the hook: claude `.mcp.json` (`--user`: `~/.claude.json`), gemini
-    /// `.gemini/settings.json`, cursor `.cursor/mcp.json`.
+    /// `.gemini/settings.json`, cursor `.cursor/mcp.json`, codex `.codex/config.toml`
+    /// (`--user`: `$CODEX_HOME/config.toml`), copilot with `--user` only
+    /// (`~/.copilot/mcp-config.json`).
     #[arg(long)]
     pub(crate) mcp: bool,
 }

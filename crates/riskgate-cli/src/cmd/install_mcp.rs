@@ -20,16 +20,20 @@ pub fn run(args: &Args, install: bool) -> anyhow::Result<ExitCode> {
     if scope == Scope::User && home.is_none() {
         anyhow::bail!("--user: HOME is not set");
     }
-    let Some(path) =
-        mcp_install::config_path(agent, scope, &project_dir()?, &home.unwrap_or_default())
-    else {
+    let Some(path) = mcp_install::config_path(
+        agent,
+        scope,
+        &project_dir()?,
+        &home.unwrap_or_default(),
+        &|v| std::env::var(v).ok(),
+    ) else {
         anyhow::bail!(
-            "{agent} has no MCP configuration riskgate can register in (supported: claude, gemini, cursor); add a server running `riskgate mcp` in its own settings"
+            "{agent} has no MCP configuration riskgate can register in (supported: claude, gemini, cursor, codex; copilot with --user); add a server running `riskgate mcp` in its own settings"
         );
     };
     let old = read(&path)?;
     let change = if install {
-        mcp_install::install(&path, old.as_deref(), &program())
+        mcp_install::install(agent, &path, old.as_deref(), &program())
     } else {
         mcp_install::uninstall(&path, old.as_deref())
     }
