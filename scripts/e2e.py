@@ -294,7 +294,7 @@ def run_scenario(ctx, sid, closed_port):
         elif not (d.ask == "prompt" and d.reports_approvals):
             res.update(outcome="n/a", expected="n/a")
             res["notes"] = []
-            res["why"] = "the agent cannot ask its user, so riskgate denies what needs a person"
+            res["why"] = d.approve_na
         else:
             t1 = turn(ctx, sid, cmd, "approve-1", approve=True)
             ran1 = victim_ran()
@@ -393,7 +393,7 @@ def cell(r):
     if r is None:
         return "—"
     if r["outcome"] == "n/a":
-        return "n/a (cannot ask)"
+        return f"n/a ({r.get('why', 'cannot ask')})"
     text = {"ran": "ran", "blocked": "blocked", "asked": "asked (prompt reached)",
             "remembered": "approved, then run unasked"}.get(r["outcome"], r["outcome"])
     if r["outcome"] != r["expected"]:

@@ -30,6 +30,8 @@ class Driver:
     on_failure = {}
     # Arguments of `riskgate install AGENT` (the project's settings by default).
     install_args = []
+    # Why the approval scenario does not apply, when it does not.
+    approve_na = "cannot ask"
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -175,6 +177,7 @@ class Copilot(Driver):
     # an interactive session and never loads them in a `copilot -p` turn (its debug log shows
     # only the user's hooks); the user's ~/.copilot/hooks/ are loaded everywhere.
     install_args = ["--user"]
+    approve_na = "no one to approve in `copilot -p`"
 
     def env(self):
         # BYOK: an OpenAI-compatible provider, no GitHub sign-in; offline mode keeps the CLI
@@ -224,4 +227,46 @@ class Qwen(Driver):
         return [self.ctx.agent_bin, "-p", prompt, "--output-format", "json", "--approval-mode", "yolo"]
 
 
-DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen)}
+class OpenCode(Driver):
+    name = "opencode"
+    package = "opencode-ai"
+    version = "1.18.33"
+    bin_name = "opencode"
+    ask = "deny"
+    reports_approvals = False
+    on_failure = {"crash": "blocked", "garbage": "blocked", "slow": "blocked"}
+
+    def env(self):
+        return {
+            "OPENCODE_DISABLE_AUTOUPDATE": "1",
+            "OPENCODE_DISABLE_SHARE": "1",
+            "XDG_CONFIG_HOME": os.path.join(self.ctx.home, ".config"),
+            "XDG_DATA_HOME": os.path.join(self.ctx.home, ".local", "share"),
+            "XDG_CACHE_HOME": os.path.join(self.ctx.home, ".cache"),
+            "XDG_STATE_HOME": os.path.join(self.ctx.home, ".local", "state"),
+        }
+
+    def setup(self):
+        path = os.path.join(self.ctx.home, ".config", "opencode", "opencode.json")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        config = {
+            "provider": {"e2e": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "e2e mock",
+                "options": {"baseURL": f"{self.ctx.base_url}/v1", "apiKey": "e2e-dummy"},
+                "models": {"mock-model": {"name": "mock model", "tool_call": True}},
+            }},
+            "model": "e2e/mock-model",
+            "small_model": "e2e/mock-model",
+            "autoupdate": False,
+            "share": "disabled",
+            "permission": {"bash": "allow", "edit": "allow"},
+        }
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(config, f, indent=2)
+
+    def argv(self, prompt, approve=False, resume=None):
+        return [self.ctx.agent_bin, "run", prompt]
+
+
+DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen, OpenCode)}
