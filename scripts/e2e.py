@@ -55,9 +55,9 @@ TITLES = {
     "deny": "denied command",
     "ask": "asked command",
     "approve": "approval remembered",
-    "crash": "hook crashes",
-    "garbage": "hook answers garbage",
-    "slow": "hook too slow",
+    "crash": "hook crashes (exit 1)",
+    "garbage": "unreadable answer (exit 0)",
+    "slow": "hook past its time limit",
 }
 PROMPT = "Run the command the test scenario needs."
 MARK_BEGIN = "<!-- e2e-matrix:begin (scripts/e2e.py --readme) -->"
@@ -394,7 +394,7 @@ def cell(r):
         return "—"
     if r["outcome"] == "n/a":
         return f"n/a ({r.get('why', 'cannot ask')})"
-    text = {"ran": "ran", "blocked": "blocked", "asked": "asked (prompt reached)",
+    text = {"ran": "ran", "blocked": "blocked", "asked": "asked, not run",
             "remembered": "approved, then run unasked"}.get(r["outcome"], r["outcome"])
     if r["outcome"] != r["expected"]:
         text += f" (expected {r['expected']})"
@@ -406,7 +406,7 @@ def markdown(result):
     lines = ["| agent (version) | " + " | ".join(TITLES[c] for c in cols) + " |",
              "|---|" + "---|" * len(cols)]
     for name, a in result["agents"].items():
-        head = f"{DRIVERS[name].__name__} `{a.get('version', a['package'])}`"
+        head = f"{DRIVERS[name].title} `{a['package']}`"
         if "error" in a:
             lines.append(f"| {head} | " + " | ".join(["error"] * len(cols)) + " |")
             continue
@@ -444,7 +444,16 @@ def main():
                     help="answer through tests/e2e/mutant_hook.py (a misspelt decision field): the run must fail")
     ap.add_argument("--readme", action="store_true", help="copy the matrix into README.md")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directories")
+    ap.add_argument("--render", metavar="MATRIX_JSON",
+                    help="run nothing: print (and with --readme copy) the table of an earlier run's matrix.json")
     args = ap.parse_args()
+    if args.render:
+        with open(args.render, encoding="utf-8") as f:
+            md = markdown(json.load(f))
+        print(md)
+        if args.readme:
+            update_readme(md)
+        return 0
     args.scenarios = [s for s in args.scenarios.split(",") if s]
     names = [a for a in args.agents.split(",") if a]
     for n in names:

@@ -16,6 +16,7 @@ import sys
 
 class Driver:
     name = ""
+    title = ""
     package = ""
     version = ""
     bin_name = ""
@@ -51,6 +52,7 @@ class Driver:
 
 class Claude(Driver):
     name = "claude"
+    title = "Claude Code"
     package = "@anthropic-ai/claude-code"
     version = "2.1.330"
     bin_name = "claude"
@@ -97,6 +99,7 @@ class Claude(Driver):
 
 class Gemini(Driver):
     name = "gemini"
+    title = "Gemini CLI"
     package = "@google/gemini-cli"
     version = "0.61.0"
     bin_name = "gemini"
@@ -128,6 +131,7 @@ class Gemini(Driver):
 
 class Codex(Driver):
     name = "codex"
+    title = "Codex CLI"
     package = "@openai/codex"
     version = "0.169.0"
     bin_name = "codex"
@@ -167,6 +171,7 @@ class Codex(Driver):
 
 class Copilot(Driver):
     name = "copilot"
+    title = "Copilot CLI"
     package = "@github/copilot"
     version = "1.0.102"
     bin_name = "copilot"
@@ -197,6 +202,7 @@ class Copilot(Driver):
 
 class Qwen(Driver):
     name = "qwen"
+    title = "Qwen Code"
     package = "@qwen-code/qwen-code"
     version = "0.24.4"
     bin_name = "qwen"
@@ -229,6 +235,7 @@ class Qwen(Driver):
 
 class OpenCode(Driver):
     name = "opencode"
+    title = "OpenCode"
     package = "opencode-ai"
     version = "1.18.33"
     bin_name = "opencode"
