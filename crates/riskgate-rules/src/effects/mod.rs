@@ -6,7 +6,7 @@
 //! themselves. Rules still match and refine on top; the assessment combines both.
 
 mod infer;
-pub(crate) use infer::{DAEMONS, SECURITY_UNITS};
+pub(crate) use infer::{DAEMONS, SECURITY_UNITS, daemon_of_listing};
 mod score;
 mod table;
 

@@ -55,6 +55,7 @@ fn delete_kind(c: &SimpleCommand) -> Option<&'static str> {
         "wipefs" | "mkfs" | "blkdiscard" => Some("disks"),
         p if p.starts_with("mkfs.") => Some("disks"),
         "virsh" => matches!(p0, "destroy" | "undefine").then_some("virtual machines"),
+        "systemctl" => matches!(p0, "stop" | "disable" | "mask" | "kill").then_some("services"),
         _ => None,
     }
 }
@@ -197,12 +198,24 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             continue;
         };
         let (id, level, score, msg) = if is_kill(c) {
-            // `lsof -t -i :3000 | xargs kill`: whatever holds one port.
-            if l.program == "lsof" {
+            // `lsof -t -i :3000 | xargs kill`: whatever holds one port — a daemon's port
+            // (`:22`, `:5432`) names the daemon.
+            let daemon = crate::effects::daemon_of_listing(&l.command);
+            if l.program == "lsof" && daemon.is_none() {
                 continue;
             }
             let every = l.every && l.program == "ps";
-            if every {
+            if let Some(d) = daemon {
+                (
+                    "flow.kill-listed-processes",
+                    RiskLevel::High,
+                    74,
+                    format!(
+                        "Kills the processes of `{d}`, which the listing `{}` names",
+                        l.command
+                    ),
+                )
+            } else if every {
                 (
                     "flow.kill-every-process",
                     RiskLevel::Critical,
@@ -253,8 +266,14 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                 RiskLevel::High,
                 76,
                 format!(
-                    "Deletes every entry of a listing (`{}` → `{}`): all {kind} it names, with no selection",
-                    l.command, c.program
+                    "{} every entry of a listing (`{}` → `{}`): all {kind} it names, with no selection",
+                    if kind == "services" {
+                        "Stops"
+                    } else {
+                        "Deletes"
+                    },
+                    l.command,
+                    c.program
                 ),
             )
         } else {

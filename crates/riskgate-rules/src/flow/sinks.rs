@@ -118,6 +118,7 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
         return None;
     }
     let reads_stdin = stdin_marker
+        || (c.program == "rclone" && pos(c, 0) == "rcat")
         || matches!(
             c.program.as_str(),
             "ssh" | "mail" | "mailx" | "sendmail" | "mutt" | "pastebinit" | "wgetpaste" | "fpaste"

@@ -97,6 +97,17 @@ pub(super) fn taint_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             }
         };
         let data = own.clone().or(inherited.clone()).or(pending.clone());
+        // Piped into a command that runs on another machine (`… | ssh host 'cat > x'`): the
+        // pipe crosses to that host.
+        if let (Some(t), Some(host), Some(StdinSource::Pipe { index })) =
+            (&from_pipe, &c.remote, &c.stdin)
+            && cmds.get(*index).is_some_and(|up| up.remote != c.remote)
+            && !host.contains("localhost")
+            && !host.contains("127.0.0.1")
+        {
+            findings.push(flow_finding(parsed, t, c, host));
+            continue;
+        }
         if let Some(t) = &data
             && let Some((dest, reads_stdin)) = sink(c)
         {
