@@ -154,6 +154,7 @@ def agent_env(ctx, extra=None):
         "USER": os.environ.get("USER", "e2e"),
         "RISKGATE_HOOK_SERVER_IDLE_SECS": "20",
         "E2E_REAL_RISKGATE": ctx.real,
+        "E2E_CAPTURE_DIR": os.path.join(ctx.args.capture, ctx.driver.name) if ctx.args.capture else "",
     }
     env.update(ctx.driver.env())
     env.update(extra or {})
@@ -199,6 +200,15 @@ def set_hook(ctx, kind):
         place(os.path.join(TESTS, "broken_hook.py"), ctx.hook)
     elif kind == "mutant":
         place(os.path.join(TESTS, "mutant_hook.py"), ctx.hook)
+    elif kind == "capture":
+        place(os.path.join(TESTS, "record_hook.py"), ctx.hook)
+
+
+def usual_hook(ctx):
+    """What `riskgate` is outside the broken scenarios."""
+    if ctx.args.mutate:
+        return "mutant"
+    return "capture" if ctx.args.capture else "real"
 
 
 def turn(ctx, scenario, command, label, approve=False, resume=None, extra_env=None):
@@ -214,7 +224,7 @@ def turn(ctx, scenario, command, label, approve=False, resume=None, extra_env=No
     with open(os.path.join(ctx.logs, f"{label}.out"), "w") as out, \
             open(os.path.join(ctx.logs, f"{label}.err"), "w") as err:
         try:
-            subprocess.run(argv, cwd=ctx.proj, env=agent_env(ctx, extra_env), stdout=out, stderr=err,
+            subprocess.run(argv, cwd=ctx.proj, env=agent_env(ctx, dict(extra_env or {}, E2E_SCENARIO=scenario)), stdout=out, stderr=err,
                            stdin=subprocess.DEVNULL, timeout=ctx.args.turn_timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
@@ -321,7 +331,7 @@ def run_scenario(ctx, sid, closed_port):
         try:
             t = turn(ctx, sid, f"touch {sid}-ran.txt", sid, extra_env={"E2E_BROKEN": sid})
         finally:
-            set_hook(ctx, "mutant" if ctx.args.mutate else "real")
+            set_hook(ctx, usual_hook(ctx))
         ran = os.path.exists(canary)
         res.update(outcome="ran" if ran else "blocked", expected=d.on_failure.get(sid, "blocked"))
         proposed(t)
@@ -363,8 +373,7 @@ def run_agent(name, args, cache):
         if ctx.real_dir in open(installed.rsplit(" in ", 1)[-1], encoding="utf-8").read():
             raise RuntimeError("the hook was installed with the binary's absolute path, not `riskgate`")
         ctx.driver.setup()
-        if args.mutate:
-            set_hook(ctx, "mutant")
+        set_hook(ctx, usual_hook(ctx))
         for sid in args.scenarios:
             started = time.time()
             try:
@@ -444,6 +453,8 @@ def main():
                     help="answer through tests/e2e/mutant_hook.py (a misspelt decision field): the run must fail")
     ap.add_argument("--readme", action="store_true", help="copy the matrix into README.md")
     ap.add_argument("--keep", action="store_true", help="keep the scratch directories")
+    ap.add_argument("--capture", metavar="DIR",
+                    help="save every payload the agents send their hook (tests/e2e/record_hook.py) under DIR/AGENT/")
     ap.add_argument("--render", metavar="MATRIX_JSON",
                     help="run nothing: print (and with --readme copy) the table of an earlier run's matrix.json")
     args = ap.parse_args()
@@ -463,6 +474,8 @@ def main():
         if s not in SCENARIOS:
             raise SystemExit(f"unknown scenario {s!r}; known: {', '.join(SCENARIOS)}")
     args.bin = os.path.abspath(args.bin)
+    if args.capture:
+        args.capture = os.path.abspath(args.capture)
     if not os.path.exists(args.bin):
         raise SystemExit(f"no riskgate binary at {args.bin} (cargo build -p riskgate-cli, or --bin)")
     started = time.time()
