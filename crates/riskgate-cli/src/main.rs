@@ -66,6 +66,8 @@ enum Command {
     Man(cmd::completions::ManArgs),
     /// Repositories: rate what CI pipelines, build files and package scripts will run.
     Repo(cmd::repo::Args),
+    /// The team database (`audit.url`): schema migrations, shipping the audit log, status.
+    Admin(cmd::admin::Args),
     /// Check the set-up: agents and their hooks, the hook server, directories, policy files.
     Doctor(cmd::doctor::Args),
 }
@@ -102,6 +104,7 @@ fn main() -> ExitCode {
         Command::Man(args) => cmd::completions::run_man(args),
         Command::Repo(args) => cmd::repo::run(args),
         Command::Doctor(args) => cmd::doctor::run(args),
+        Command::Admin(args) => cmd::admin::run(args),
     };
     match result {
         Ok(code) => code,

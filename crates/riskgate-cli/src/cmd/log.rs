@@ -22,8 +22,41 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Read the team's database (`audit.url`): the decisions of every machine, with host,
+    /// user, agent and repository.
+    #[arg(long)]
+    team: bool,
     #[command(flatten)]
     policy: PolicyArgs,
+}
+
+/// `riskgate log --team`.
+fn team(policy: &riskgate::gate::Policy, query: &AuditQuery, format: Format) -> anyhow::Result<()> {
+    let url = policy
+        .audit_url()
+        .map(|u| u.value.clone())
+        .ok_or_else(|| anyhow::anyhow!("--team: no `audit.url` configured"))?;
+    let mut client = riskgate_team::store::connect(&url)?;
+    let records = riskgate_team::read::query(&mut client, query)?;
+    match format {
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&records)?),
+        Format::Text => {
+            for r in &records {
+                let s = |k: &str| r[k].as_str().unwrap_or("-").to_string();
+                outln!(
+                    "{}  {:<10} {:<10} {:<11} {:<5} {:<8} {}",
+                    s("time"),
+                    s("host"),
+                    s("user"),
+                    s("source"),
+                    s("decision"),
+                    s("level"),
+                    s("input").replace('\n', " ")
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Run `riskgate log`.
@@ -34,6 +67,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.decision.as_deref(),
         Some(args.limit),
     )?;
+    // the next CLI call ships what the hooks recorded (never the hook itself)
+    crate::cmd::admin::ship_quietly(&policy);
+    if args.team {
+        team(&policy, &query, args.format)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let path = policy.audit_path();
     // Decisions wait in the journal beside the database until it is next opened.
     let journal = riskgate::gate::journal::journal_path(&path);

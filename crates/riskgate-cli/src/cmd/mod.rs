@@ -1,5 +1,6 @@
 //! One module per subcommand family.
 
+pub mod admin;
 pub mod analyze;
 pub mod approvals;
 pub mod check;

@@ -376,6 +376,39 @@ impl Policy {
                 });
             }
         }
+        if let Some(url) = f.audit.and_then(|a| a.url) {
+            let url = url.trim().to_string();
+            if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+                return Err(invalid(
+                    "audit.url".into(),
+                    "url",
+                    format!("`{url}`: expected a postgres:// URL"),
+                ));
+            }
+            let userinfo = url
+                .split_once("://")
+                .map(|(_, rest)| rest.split(['/', '?']).next().unwrap_or(""))
+                .and_then(|authority| authority.rsplit_once('@').map(|(u, _)| u));
+            if userinfo.is_some_and(|u| u.contains(':')) || url.contains("password=") {
+                return Err(invalid(
+                    "audit.url".into(),
+                    "url",
+                    "the URL holds a password: keep it out of files and set RISKGATE_PG_PASSWORD (or PGPASSWORD) instead".into(),
+                ));
+            }
+            if src.is_project() {
+                self.warnings.push(format!(
+                    "{src}: `audit.url` ignored: a project file cannot send the audit trail anywhere"
+                ));
+            } else if !self.audit_url.as_ref().is_some_and(|c| {
+                pinned(&mut self.warnings, "audit.url", c, src, &url, String::clone)
+            }) {
+                self.audit_url = Some(Sourced {
+                    value: url,
+                    source: src.clone(),
+                });
+            }
+        }
         for (name, level) in f.mcp.and_then(|m| m.tools).into_iter().flatten() {
             let m =
                 glob(&name, false).map_err(|m| invalid(format!("mcp.tools.{name}"), &name, m))?;

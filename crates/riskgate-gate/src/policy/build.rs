@@ -188,6 +188,7 @@ impl Policy {
             revision: None,
             two_reviewers: Vec::new(),
             webhook: None,
+            audit_url: None,
             fingerprint: chain(
                 "",
                 &[

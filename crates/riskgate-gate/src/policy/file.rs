@@ -173,6 +173,15 @@ pub(crate) struct HooksSection {
     pub ask_fallback: Option<AskFallback>,
 }
 
+/// `audit:` section.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct AuditSection {
+    /// The team's database (`postgres://user@host:port/db`, no password).
+    #[serde(default)]
+    pub url: Option<String>,
+}
+
 /// `approvals:` section (the approval queue).
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -242,6 +251,8 @@ pub(crate) struct PolicyFile {
     pub mcp: Option<McpSection>,
     #[serde(default)]
     pub approvals: Option<ApprovalsSection>,
+    #[serde(default)]
+    pub audit: Option<AuditSection>,
 }
 
 impl PolicyFile {
@@ -270,7 +281,8 @@ impl PolicyFile {
             rules,
             hooks,
             mcp,
-            approvals
+            approvals,
+            audit
         );
         self
     }

@@ -293,6 +293,7 @@ pub struct Policy {
     revision: Option<String>,
     two_reviewers: Vec<PatternRule>,
     webhook: Option<Sourced<Webhook>>,
+    audit_url: Option<Sourced<String>>,
 }
 
 impl Policy {
@@ -456,6 +457,12 @@ impl Policy {
     /// Where new approval requests are announced, if anywhere.
     pub fn webhook(&self) -> Option<&Sourced<Webhook>> {
         self.webhook.as_ref()
+    }
+
+    /// The team's audit database (`audit.url`, a `postgres://` URL without a password), if
+    /// configured.
+    pub fn audit_url(&self) -> Option<&Sourced<String>> {
+        self.audit_url.as_ref()
     }
 
     /// Settings that were ignored, and why.

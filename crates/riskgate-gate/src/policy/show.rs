@@ -146,6 +146,9 @@ impl Policy {
                 &r.source,
             ));
         }
+        if let Some(u) = &self.audit_url {
+            rows.push(row("audit.url", u.value.clone(), &u.source));
+        }
         if let Some(w) = &self.webhook {
             rows.push(row("approvals.webhook", w.value.to_string(), &w.source));
         }
