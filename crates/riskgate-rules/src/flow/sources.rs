@@ -97,6 +97,17 @@ fn secret_dir(p: &str) -> Option<&'static str> {
 
 /// A secret file the command reads.
 pub(super) fn secret_source(c: &SimpleCommand) -> Option<Taint> {
+    // the shell's history: commands typed with their passwords and tokens
+    if matches!(c.program.as_str(), "history" | "fc")
+        && !raw(c).any(|t| matches!(t, "-c" | "-d" | "-w" | "-a" | "-s"))
+    {
+        return Some(Taint {
+            data: Data::Secret,
+            from: 0,
+            what: "the shell history".to_string(),
+            renamed: false,
+        });
+    }
     if matches!(
         c.program.as_str(),
         "ls" | "stat"
