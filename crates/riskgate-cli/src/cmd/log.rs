@@ -1,24 +1,29 @@
-//! `riskgate log`: the decisions recorded in the audit log.
+//! `riskgate log`: the decisions recorded in the audit log; `riskgate log export`: the same
+//! for a SIEM or an OpenTelemetry collector (see `export`).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use riskgate::gate::{AuditLog, AuditQuery};
 
 use crate::cmd::common::PolicyArgs;
+use crate::cmd::export::ExportFormat;
 use crate::output::Format;
 
 /// Arguments of `riskgate log`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
+    #[command(subcommand)]
+    command: Option<LogCommand>,
     /// Only decisions since: a duration (30m, 2h, 7d), an RFC 3339 time or a date.
-    #[arg(long)]
+    #[arg(long, global = true)]
     since: Option<String>,
     /// Only this decision: allow, ask or deny.
-    #[arg(long)]
+    #[arg(long, global = true)]
     decision: Option<String>,
-    /// At most this many records, newest first.
-    #[arg(long, default_value_t = 100)]
-    limit: usize,
+    /// At most this many records, newest first (default 100; `export`: all).
+    #[arg(long, global = true)]
+    limit: Option<usize>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -28,6 +33,20 @@ pub struct Args {
     team: bool,
     #[command(flatten)]
     policy: PolicyArgs,
+}
+
+#[derive(Debug, clap::Subcommand)]
+enum LogCommand {
+    /// Export the audit trail, oldest first: `jsonl` (one record a line) or `otlp-json`
+    /// (OpenTelemetry log records, the body of a collector's /v1/logs).
+    Export {
+        /// The format.
+        #[arg(long, value_enum)]
+        format: ExportFormat,
+        /// Write to this file instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+    },
 }
 
 /// `riskgate log --team`.
@@ -62,11 +81,12 @@ fn team(policy: &riskgate::gate::Policy, query: &AuditQuery, format: Format) -> 
 /// Run `riskgate log`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let policy = args.policy.load()?;
-    let query = AuditQuery::from_args(
-        args.since.as_deref(),
-        args.decision.as_deref(),
-        Some(args.limit),
-    )?;
+    let limit = match args.command {
+        Some(LogCommand::Export { .. }) => args.limit.unwrap_or(usize::MAX >> 2),
+        None => args.limit.unwrap_or(100),
+    };
+    let query =
+        AuditQuery::from_args(args.since.as_deref(), args.decision.as_deref(), Some(limit))?;
     // the next CLI call ships what the hooks recorded (never the hook itself)
     crate::cmd::admin::ship_quietly(&policy);
     if args.team {
@@ -85,6 +105,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Vec::new()
     };
+    if let Some(LogCommand::Export { format, output }) = args.command {
+        let text = crate::cmd::export::render(&records, format)?;
+        match output {
+            Some(path) => std::fs::write(&path, text)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
+            None => out!("{text}"),
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     match args.format {
         Format::Json => outln!("{}", serde_json::to_string_pretty(&records)?),
         Format::Text => {

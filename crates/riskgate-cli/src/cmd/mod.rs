@@ -9,6 +9,7 @@ pub mod completions;
 pub mod config;
 pub mod doctor;
 pub mod explain;
+pub mod export;
 pub mod hook;
 pub mod install;
 pub mod install_mcp;
