@@ -265,7 +265,7 @@ impl CommandEngine {
                     views
                         .get(i)
                         .is_some_and(|v| envscope::command_environment(v.cmd) == Environment::Dev),
-                    sinks::reducer(views, i),
+                    sinks::reducer(views, i).or_else(|| views.get(i).and_then(sinks::own_field)),
                     views
                         .get(i)
                         .is_some_and(|v| rcappend::appends_only_settings(v.cmd)),

@@ -56,6 +56,38 @@ pub(crate) fn reducer(views: &[CommandView<'_>], i: usize) -> Option<String> {
     Some(consumer.canonical.clone())
 }
 
+/// The one field a secret-store read selects with its own option, when its name is not
+/// secret-looking (`vault kv get -field=username …`, `op item get X --fields username`): the
+/// command prints that field only.
+pub(crate) fn own_field(v: &CommandView<'_>) -> Option<String> {
+    let raw: Vec<&str> = v.cmd.raw_argv.iter().map(|w| w.text.as_str()).collect();
+    let options: &[&str] = match v.cmd.program.as_str() {
+        "vault" => &["-field", "--field"],
+        "op" => &["--fields"],
+        _ => return None,
+    };
+    let value = raw.iter().enumerate().find_map(|(k, t)| {
+        options.iter().find_map(|o| {
+            if t == o {
+                raw.get(k + 1).copied()
+            } else {
+                t.strip_prefix(o).and_then(|r| r.strip_prefix('='))
+            }
+        })
+    })?;
+    let name = value
+        .strip_prefix("label=")
+        .unwrap_or(value)
+        .to_ascii_lowercase();
+    let plain = !name.is_empty()
+        && !name.contains(',')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !SECRET_WORDS.iter().any(|w| name.contains(w));
+    plain.then(|| format!("{} {value}", v.cmd.program))
+}
+
 /// A jq filter that prints key names, a count, a type, or one field whose path names nothing
 /// secret.
 fn jq_filter_shows_no_secret(filter: &str) -> bool {

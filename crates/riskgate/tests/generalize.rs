@@ -299,3 +299,18 @@ fn tcl_scripts_and_history_sent_away() {
     ]);
     at_most_medium(&["echo 'puts [expr 1+2]' | tclsh", "history | tail -n 20"]);
 }
+
+#[test]
+fn request_bodies_and_paths_that_switch_off_or_delete() {
+    at_least_high(&[
+        "curl -X POST https://api.payments.example/v1/webhook_endpoints/we_1 -u \"$KEY:\" -d disabled=true",
+        "curl -X POST https://api.payments.example/v1/billing/subscriptions/I-BW45/cancel -H \"Authorization: Bearer $T\"",
+        "curl 'http://solr.prod:8983/solr/catalog/update?commit=true' -H 'Content-Type: text/xml' --data-binary '<delete><query>*:*</query></delete>'",
+    ]);
+    at_most_medium(&[
+        "curl -X POST http://localhost:8000/api/upload -F 'file=@fixtures/sample.csv'",
+        "curl -X POST https://api.example.com/v1/items -d '{\"name\": \"x\", \"enabled\": true}'",
+        "vault kv get -field=username secret/dev/db",
+    ]);
+    at_least_high(&["vault kv get -field=password secret/prod/db"]);
+}

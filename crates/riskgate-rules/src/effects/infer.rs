@@ -729,8 +729,39 @@ fn switches_off(path: &str) -> bool {
                 | "silence"
                 | "mute"
                 | "transfer"
+                | "cancel"
+                | "revoke"
+                | "terminate"
         )
     })
+}
+
+/// A request body that switches its object off (`disabled=true`, `{"enabled": false}`,
+/// `active=false`) or deletes what a query selects (`<delete><query>…`, `{"delete": …}`):
+/// (switches off, deletes).
+fn body_says(v: &CommandView<'_>) -> (bool, bool) {
+    let mut off = false;
+    let mut deletes = false;
+    for a in v.cmd.args.iter().filter(|a| !a.text.contains("://")) {
+        let t: String = a
+            .text
+            .to_ascii_lowercase()
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '"' && *c != '\'')
+            .collect();
+        off |= [
+            "disabled=true",
+            "disabled:true",
+            "enabled=false",
+            "enabled:false",
+            "active=false",
+            "active:false",
+        ]
+        .iter()
+        .any(|m| t.contains(m));
+        deletes |= t.contains("<delete>") || t.starts_with("{delete:") || t.contains(",delete:{");
+    }
+    (off, deletes)
 }
 
 /// A GraphQL request (`…/graphql`) whose body is a mutation named for a delete
@@ -955,9 +986,13 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
     // /indexes/x/clear`, `POST …/delete?query=…`, `PUT /admin/reset-all`) deletes, whatever
     // its method says.
     let mutation = method == "POST" && graphql_mutation_deletes(v, path);
+    let (body_off, body_deletes) = body_says(v);
     let kind = match method.as_str() {
         "DELETE" => EffectKind::Delete,
-        "POST" | "PUT" | "PATCH" if path_kind.is_some() || mutation => EffectKind::Delete,
+        "POST" | "PUT" | "PATCH" if path_kind.is_some() || mutation || body_deletes => {
+            EffectKind::Delete
+        }
+        "POST" | "PUT" | "PATCH" if body_off => EffectKind::Modify,
         // `POST …/lifecycle/deactivate`, `…/environments/production/off`, `POST
         // /api/v1/downtime`: switching a service, an account or its monitoring off
         "POST" if switches_off(path) => EffectKind::Modify,
