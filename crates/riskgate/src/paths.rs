@@ -484,12 +484,21 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
                         .components()
                         .map(|c| c.as_os_str().to_string_lossy().into_owned())
                         .collect();
-                    parts.len() >= 3
+                    // writing into a backup directory is how backups are made
+                    let backup_dir = parts.iter().rev().skip(1).any(|p| {
+                        matches!(
+                            p.to_ascii_lowercase().as_str(),
+                            "backup" | "backups" | "bak"
+                        )
+                    }) || (parts.len() == 2
+                        && matches!(parts[0].to_ascii_lowercase().as_str(), "backup" | "backups"));
+                    let app = parts.len() >= 3
                         && !matches!(
                             (parts[0].as_str(), parts[1].as_str()),
                             (".local", "bin") | (".config", "git") | (".config", "nvim")
                         )
-                        && !matches!(parts[0].as_str(), "bin" | ".vim" | ".emacs.d" | ".git")
+                        && !matches!(parts[0].as_str(), "bin" | ".vim" | ".emacs.d" | ".git");
+                    backup_dir || app
                 })
             });
             let (level, score) = if app_file {
@@ -601,6 +610,12 @@ mod tests {
         assert!(w("src/main.rs").is_empty());
         assert_eq!(w(".env"), ["path.env-file"]);
         assert!(w(".env.backup").is_empty());
+        // into a backup directory: a change to review, not HIGH
+        let backup = write_findings(&p, "~/backups/myapp-2026-11-24/src/main.rs", WriteOp::Write);
+        assert!(
+            !backup.is_empty() && backup.iter().all(|f| f.level <= RiskLevel::Medium),
+            "{backup:?}"
+        );
         assert!(w(".env.example.orig").is_empty());
         assert!(is_template_copy(".env.example", ".env"));
         assert!(is_template_copy("./.env.sample", "./.env.local"));
