@@ -289,14 +289,14 @@ fn env_file_from_its_template_is_medium() {
     };
     for c in [
         "cp .env.example .env",
-        "cp -n config/.env.sample config/.env.local",
+        "cp -n app/.env.sample app/.env.local",
     ] {
-        assert_eq!(level(c), "medium", "{c}");
+        assert_eq!(level(c), "MEDIUM", "{c}");
     }
     for c in [
         "cp .env.production .env",
         "cp .env.example .env && echo 'API_KEY=x' >> .env",
     ] {
-        assert_eq!(level(c), "high", "{c}");
+        assert_eq!(level(c), "HIGH", "{c}");
     }
 }

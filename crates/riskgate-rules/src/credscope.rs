@@ -231,7 +231,7 @@ fn placeholder(value: &str, user: Option<&str>) -> bool {
     PLACEHOLDERS.contains(&v.as_str())
         || PLACEHOLDER_WORDS.iter().any(|w| v.contains(w))
         || user.is_some_and(|u| u.eq_ignore_ascii_case(&v))
-        || (v.len() >= 3 && v.chars().all(|c| Some(c) == v.chars().next()))
+        || (v.len() >= 3 && v.chars().all(|c| v.starts_with(c)))
 }
 
 /// The loopback interface or the container host, where a password opens only a local server.
