@@ -204,6 +204,31 @@ pub enum GrantFor {
     Ttl(Duration),
 }
 
+/// Announce a new request to the policy's webhook, if it has one: starts
+/// `riskgate approvals notify` (this executable) in the background, which sends it with
+/// retries; the caller does not wait. For the `riskgate` binary (hook, `check`), not for
+/// programs that embed the library.
+pub fn announce(policy: &crate::Policy, request: &Request) -> std::io::Result<()> {
+    let Some(hook) = policy.webhook() else {
+        return Ok(());
+    };
+    let exe = std::env::current_exe()?;
+    let mut child = std::process::Command::new(exe)
+        .args(["approvals", "notify", &request.id, "--queue"])
+        .arg(policy.queue_path())
+        .args(["--url", &hook.value.url, "--webhook-format"])
+        .arg(hook.value.format.to_string())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()?;
+    // reaped when it ends (a hook server lives on; a hook process exits first)
+    std::thread::spawn(move || {
+        let _ = child.wait();
+    });
+    Ok(())
+}
+
 /// The user riskgate runs as (`USER`, `USERNAME`, `LOGNAME`), or `unknown`.
 pub fn current_user() -> String {
     ["USER", "USERNAME", "LOGNAME"]

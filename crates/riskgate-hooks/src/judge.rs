@@ -162,6 +162,11 @@ pub fn judge(agent: Agent, call: &Call, policy: Policy) -> Verdict {
                 ctx: tctx,
             } => {
                 let out = gate.evaluate(&action, *assessment, &tctx);
+                if let Some(req) = gate.queued()
+                    && let Err(e) = riskgate::gate::queue::announce(gate.policy(), req)
+                {
+                    crate::warn::warn(format!("approval request not announced: {e}"));
+                }
                 for w in &out.warnings {
                     crate::warn::warn(w.to_string());
                 }

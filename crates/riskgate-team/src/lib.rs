@@ -10,6 +10,7 @@
 //!   place for the next try. The hook never ships: its only synchronous write stays the journal.
 //! - [`read`]: the team's records, for `riskgate log --team`.
 
+pub mod notify;
 pub mod read;
 pub mod ship;
 pub mod store;

@@ -84,10 +84,54 @@ enum ApprovalsCommand {
         #[arg(long)]
         reviewer: Option<String>,
     },
+    /// Announce a new request to a webhook, with retries (started in the background by the
+    /// hook and `check` when `approvals.webhook` is set).
+    #[command(hide = true)]
+    Notify {
+        /// The request id.
+        id: String,
+        /// The queue database.
+        #[arg(long)]
+        queue: std::path::PathBuf,
+        /// The webhook URL.
+        #[arg(long)]
+        url: String,
+        /// `generic` or `slack`.
+        #[arg(long, default_value = "generic")]
+        webhook_format: String,
+    },
+}
+
+/// `riskgate approvals notify`.
+fn notify(id: &str, queue: &std::path::Path, url: &str, format: &str) -> anyhow::Result<ExitCode> {
+    use riskgate::gate::policy::{Webhook, WebhookFormat};
+    let format = match format {
+        "slack" => WebhookFormat::Slack,
+        _ => WebhookFormat::Generic,
+    };
+    let queue = riskgate::gate::queue::Queue::open(queue)?;
+    let request = queue
+        .get(id)?
+        .ok_or_else(|| anyhow::anyhow!("no approval request `{id}`"))?;
+    let hook = Webhook {
+        url: url.to_string(),
+        format,
+    };
+    riskgate_team::notify::send(&hook, &request)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Run `riskgate approvals`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if let ApprovalsCommand::Notify {
+        id,
+        queue,
+        url,
+        webhook_format,
+    } = &args.command
+    {
+        return notify(id, queue, url, webhook_format);
+    }
     let policy = args.policy.load()?;
     let review = match &args.command {
         ApprovalsCommand::Pending => Some(Review::Pending),
@@ -182,7 +226,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         // answered by the approval queue above
         ApprovalsCommand::Pending
         | ApprovalsCommand::Grant { .. }
-        | ApprovalsCommand::Refuse { .. } => {
+        | ApprovalsCommand::Refuse { .. }
+        | ApprovalsCommand::Notify { .. } => {
             anyhow::bail!("internal error: a queue command reached the approvals store")
         }
     };

@@ -57,6 +57,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let action = Action::command(text);
     let mut gate = Gate::new(policy).with_queue();
     let outcome = gate.evaluate(&action, assessment, &ctx);
+    if let Some(req) = gate.queued()
+        && let Err(e) = riskgate::gate::queue::announce(gate.policy(), req)
+    {
+        eprintln!("riskgate: warning: approval request not announced: {e}");
+    }
     for w in &outcome.warnings {
         eprintln!("riskgate: warning: {w}");
     }
