@@ -314,3 +314,17 @@ fn request_bodies_and_paths_that_switch_off_or_delete() {
     ]);
     at_least_high(&["vault kv get -field=password secret/prod/db"]);
 }
+
+#[test]
+fn switching_off_a_security_control_of_a_service() {
+    at_least_high(&[
+        "gh workflow disable security-scan.yml --repo acme/api",
+        "gh workflow disable codeql-analysis.yml",
+        "swift delete --all",
+    ]);
+    at_most_medium(&[
+        "gh workflow disable nightly-docs.yml --repo acme/api",
+        "gh workflow enable security-scan.yml --repo acme/api",
+        "swift build -c release",
+    ]);
+}

@@ -681,6 +681,19 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
                 .map(|p| p.text.to_string())
         })
         .unwrap_or_else(|| v.cmd.program.clone());
+    // switching off what guards the code or the account (`gh workflow disable
+    // security-scan.yml`, `… rules pause waf-prod`) weakens a security control
+    let switch_off = zone.iter().flat_map(|(_, w)| parts(w)).any(|p| {
+        matches!(
+            p.as_str(),
+            "disable" | "deactivate" | "pause" | "suspend" | "stop" | "mute" | "off"
+        )
+    });
+    let kind = if switch_off && names_security_control(&text) {
+        EffectKind::Security
+    } else {
+        kind
+    };
     let mut environment = classify_env(env_words(v));
     // a CLI that works in test mode unless told otherwise (`stripe … --live`)
     if let Some((_, live)) = TEST_MODE.iter().find(|(p, _)| *p == v.cmd.program)
@@ -703,6 +716,47 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         weight: if noun { 8 } else { 0 },
         guessed: true,
     });
+}
+
+/// Words that name a security control: scanners, audits, firewalls, protections.
+const SECURITY_CONTROLS: &[&str] = &[
+    "security",
+    "secscan",
+    "scan",
+    "scanning",
+    "scanner",
+    "codeql",
+    "sast",
+    "dast",
+    "audit",
+    "auditing",
+    "dependabot",
+    "snyk",
+    "trivy",
+    "semgrep",
+    "gitleaks",
+    "trufflehog",
+    "firewall",
+    "waf",
+    "guardduty",
+    "defender",
+    "antivirus",
+    "malware",
+    "falco",
+    "protection",
+    "mfa",
+    "2fa",
+    "vulnerability",
+    "vulnerabilities",
+    "secrets",
+    "sentinel",
+];
+
+/// Whether a target's name names a security control (`security-scan.yml`, `waf-prod`).
+fn names_security_control(text: &str) -> bool {
+    text.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| SECURITY_CONTROLS.contains(&w))
 }
 
 /// The path of a URL, without host, query or fragment (`https://h/a/b?q` → `a/b`).
