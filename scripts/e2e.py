@@ -284,7 +284,8 @@ def run_scenario(ctx, sid, closed_port):
         proposed(t)
         need(any(dd == "deny" for dd, _ in decisions(t)), f"no deny in the audit log: {decisions(t)}")
         seen = any("piped into a shell" in r or "CRITICAL" in r for r in t["results"])
-        need(seen, "the model was not shown riskgate's reason: " + repr([r[:200] for r in t["results"]]))
+        if d.reason_to_model:
+            need(seen, "the model was not shown riskgate's reason: " + repr([r[:200] for r in t["results"]]))
         res["reason_seen"] = seen
     elif sid in ("ask", "approve"):
         os.chmod(ctx.victim, 0o700)
@@ -372,6 +373,7 @@ def run_agent(name, args, cache):
         installed = done.stdout.strip().splitlines()[0] if done.stdout.strip() else ""
         if ctx.real_dir in open(installed.rsplit(" in ", 1)[-1], encoding="utf-8").read():
             raise RuntimeError("the hook was installed with the binary's absolute path, not `riskgate`")
+        ctx.env_fn = lambda: agent_env(ctx)
         ctx.driver.setup()
         set_hook(ctx, usual_hook(ctx))
         for sid in args.scenarios:

@@ -33,6 +33,8 @@ class Driver:
     install_args = []
     # Why the approval scenario does not apply, when it does not.
     approve_na = "cannot ask"
+    # Whether a refused call goes back to the model as a tool result (with riskgate's reason).
+    reason_to_model = True
 
     def __init__(self, ctx):
         self.ctx = ctx
@@ -236,6 +238,8 @@ class Qwen(Driver):
 class OpenCode(Driver):
     name = "opencode"
     title = "OpenCode"
+    config_dir = "opencode"
+    config_file = "opencode.json"
     package = "opencode-ai"
     version = "1.18.33"
     bin_name = "opencode"
@@ -254,7 +258,7 @@ class OpenCode(Driver):
         }
 
     def setup(self):
-        path = os.path.join(self.ctx.home, ".config", "opencode", "opencode.json")
+        path = os.path.join(self.ctx.home, ".config", self.config_dir, self.config_file)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         config = {
             "provider": {"e2e": {
@@ -276,4 +280,44 @@ class OpenCode(Driver):
         return [self.ctx.agent_bin, "run", prompt]
 
 
-DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen, OpenCode)}
+class Kilo(OpenCode):
+    # OpenCode's runtime under another name (docs/protocols.md). 7.7.7: the newest
+    # @kilocode/cli whose platform package (@kilocode/cli-linux-x64) the registry has; 7.8.1's
+    # install fails ("failed to install the right Kilo CLI package").
+    name = "kilo"
+    title = "Kilo Code CLI"
+    package = "@kilocode/cli"
+    version = "7.7.7"
+    bin_name = "kilo"
+    config_dir = "kilo"
+    config_file = "kilo.json"
+
+
+class Cline(Driver):
+    name = "cline"
+    title = "Cline CLI"
+    package = "cline"
+    version = "3.0.65"
+    bin_name = "cline"
+    ask = "deny"
+    reports_approvals = False
+    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
+    # riskgate's deny is Cline's `cancel`: the task ends, the model is not called again.
+    reason_to_model = False
+
+    def setup(self):
+        # `cline auth` with an OpenAI-compatible provider at the mock (no Cline account)
+        import subprocess
+
+        subprocess.run(
+            [self.ctx.agent_bin, "auth", "-p", "openai", "-k", "e2e-dummy", "-m", "mock-model",
+             "-b", f"{self.ctx.base_url}/v1"],
+            cwd=self.ctx.proj, env=self.ctx.env_fn(), stdin=subprocess.DEVNULL,
+            capture_output=True, timeout=120, check=True,
+        )
+
+    def argv(self, prompt, approve=False, resume=None):
+        return [self.ctx.agent_bin, "--json", "--auto-approve", "true", "-t", "150", prompt]
+
+
+DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen, OpenCode, Kilo, Cline)}

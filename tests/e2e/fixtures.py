@@ -36,6 +36,8 @@ def decision_of(answer):
             for key in ("permissionDecision", "decision", "permission"):
                 if isinstance(v.get(key), str):
                     found.append(v[key])
+            if isinstance(v.get("cancel"), bool):  # Cline
+                found.append("deny" if v["cancel"] else "allow")
             for child in v.values():
                 walk(child)
 

@@ -39,6 +39,7 @@ SHELL_TOOLS = {
     "shell_command": lambda c: {"command": c},
     "exec_command": lambda c: {"cmd": c},
     "execute_command": lambda c: {"command": c},
+    "run_commands": lambda c: {"commands": [c]},
     "run_in_terminal": lambda c: {"command": c, "explanation": "scenario", "isBackground": False},
 }
 

@@ -29,6 +29,10 @@ fn decision(stdout: &str) -> String {
                 return Some(s.clone());
             }
         }
+        // Cline: `{"cancel": true, "errorMessage": …}` refuses, `{"cancel": false}` allows
+        if let Some(Value::Bool(cancel)) = m.get("cancel") {
+            return Some(if *cancel { "deny" } else { "allow" }.to_string());
+        }
         m.values().find_map(walk)
     }
     match walk(&v).as_deref() {
@@ -70,7 +74,12 @@ fn every_captured_payload_gets_the_decision_the_real_agent_got() {
         let agent = doc["agent"].as_str().unwrap();
         let package = doc["package"].as_str().unwrap();
         let cases = doc["cases"].as_array().unwrap();
-        assert!(!cases.is_empty(), "{}", file.display());
+        // each agent's file has a refused call: a decision read wrongly as "none" cannot pass
+        assert!(
+            cases.iter().any(|c| c["decision"] == "deny"),
+            "{}",
+            file.display()
+        );
         let e = env();
         for (i, case) in cases.iter().enumerate() {
             let want = case["decision"].as_str().unwrap();

@@ -295,7 +295,7 @@ pub const AGENTS: [AgentInfo; 13] = [
         answers: &["allow", "deny (cancel)"],
         ask: AskSupport::Never,
         on_failure: OnFailure::Open,
-        failure: "open (timeout, bad output)",
+        failure: "open (timeout, exit 1, bad output)",
         project_file: ".clinerules/hooks/PreToolUse",
         user_file: under("CLINE_DIR", ".cline", "hooks/PreToolUse"),
         layout: Layout::Owned,
