@@ -476,6 +476,7 @@ def main():
         if s not in SCENARIOS:
             raise SystemExit(f"unknown scenario {s!r}; known: {', '.join(SCENARIOS)}")
     args.bin = os.path.abspath(args.bin)
+    args.cache = os.path.abspath(args.cache)
     if args.capture:
         args.capture = os.path.abspath(args.capture)
     if not os.path.exists(args.bin):
