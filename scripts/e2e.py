@@ -36,6 +36,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -104,6 +105,26 @@ def place(src, dst):
     except OSError:
         shutil.copy2(src, dst)
     os.chmod(dst, os.stat(dst).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def end_leftovers(root):
+    """End, by pid, the processes this run left behind in its scratch directory (Cline's hub
+    daemon, riskgate's hook servers): every process whose command line names `root`."""
+    if not os.path.isdir("/proc"):
+        return
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                cmdline = f.read()
+        except OSError:
+            continue
+        if root.encode() in cmdline:
+            try:
+                os.kill(int(pid), signal.SIGTERM)
+            except OSError:
+                pass
 
 
 def install_package(driver_cls, cache):
@@ -393,6 +414,7 @@ def run_agent(name, args, cache):
             mock.wait(timeout=10)
         except subprocess.TimeoutExpired:
             mock.kill()
+        end_leftovers(root)
         if args.keep:
             log(f"  kept {root}")
         else:
