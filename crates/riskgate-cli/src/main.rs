@@ -68,6 +68,9 @@ enum Command {
     Repo(cmd::repo::Args),
     /// The team database (`audit.url`): schema migrations, shipping the audit log, status.
     Admin(cmd::admin::Args),
+    /// The friction report: decisions over time, asks and denies per rule, the rules people
+    /// most often approve, approvals expiring soon, requests waiting for a reviewer.
+    Report(cmd::report::Args),
     /// Check the set-up: agents and their hooks, the hook server, directories, policy files.
     Doctor(cmd::doctor::Args),
 }
@@ -105,6 +108,7 @@ fn main() -> ExitCode {
         Command::Repo(args) => cmd::repo::run(args),
         Command::Doctor(args) => cmd::doctor::run(args),
         Command::Admin(args) => cmd::admin::run(args),
+        Command::Report(args) => cmd::report::run(args),
     };
     match result {
         Ok(code) => code,

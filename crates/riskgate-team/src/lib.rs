@@ -9,9 +9,12 @@
 //!   only advances after the database committed. A database that is down leaves everything in
 //!   place for the next try. The hook never ships: its only synchronous write stays the journal.
 //! - [`read`]: the team's records, for `riskgate log --team`.
+//! - [`report`]: the friction report (`riskgate report --format html|json`).
+//! - [`notify`]: announcing approval requests to a webhook.
 
 pub mod notify;
 pub mod read;
+pub mod report;
 pub mod ship;
 pub mod store;
 

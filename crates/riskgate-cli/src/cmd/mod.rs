@@ -17,6 +17,7 @@ pub mod log;
 pub mod mcp;
 pub mod parse;
 pub mod repo;
+pub mod report;
 pub mod review;
 pub mod rules;
 pub mod scan;
