@@ -123,13 +123,82 @@ pub fn runner_view(a: Assessment, publish_is_purpose: bool) -> Assessment {
         .map(|mut f| {
             if f.level > RiskLevel::Medium && is_runner_write(&f) {
                 f.level = RiskLevel::Medium;
-                f.score = f.score.min(RiskLevel::Medium.max_score());
+                // room for the other findings' bump (at most 10 points): the whole stays MEDIUM
+                f.score = f
+                    .score
+                    .min(RiskLevel::Medium.max_score().saturating_sub(10));
                 f.description = format!("{} (in a CI job)", f.description);
             }
             f
         })
         .collect();
     let mut out = Assessment::from_findings(a.kind, a.input, findings);
+    out.degraded = degraded;
+    out.effects = effects;
+    out
+}
+
+/// The assessment of a Dockerfile's `RUN`: it changes the image being built, not a machine.
+/// Deleting or changing the image's own system files, logs, start-up files and home
+/// (`rm -rf /usr/share/nginx/html/*`, `rm -rf /var/lib/apt/lists/*`, `>> /etc/profile`) is
+/// how images are made, so those count at most MEDIUM. What reaches outside the image —
+/// downloads run, secrets read or sent, the network — keeps its level.
+pub fn image_view(a: Assessment) -> Assessment {
+    let in_image = |f: &Finding| {
+        let effect_on_image = [
+            "effect.delete.",
+            "effect.overwrite.",
+            "effect.modify.",
+            "effect.permissions.",
+        ]
+        .iter()
+        .filter_map(|p| f.rule_id.strip_prefix(p))
+        .any(|class| {
+            matches!(
+                class,
+                "system" | "logs" | "persistence" | "home" | "user_data" | "unknown" | "root"
+            )
+        });
+        // the image's files, or its logs (cleaned so a layer does not carry them)
+        let local_files = f.tags.iter().any(|t| t == "filesystem" || t == "logs")
+            && !f.tags.iter().any(|t| {
+                matches!(
+                    t.as_str(),
+                    "exfiltration" | "secrets" | "credentials" | "remote-code" | "disk" | "device"
+                )
+            });
+        effect_on_image || local_files
+    };
+    if !a
+        .findings
+        .iter()
+        .any(|f| f.level > RiskLevel::Medium && in_image(f))
+    {
+        return a;
+    }
+    let degraded = a.degraded;
+    let effects = a.effects;
+    let findings = a
+        .findings
+        .into_iter()
+        .map(|mut f| {
+            if f.level > RiskLevel::Medium && in_image(&f) {
+                f.level = RiskLevel::Medium;
+                // room for the other findings' bump (at most 10 points): the whole stays MEDIUM
+                f.score = f
+                    .score
+                    .min(RiskLevel::Medium.max_score().saturating_sub(10));
+                f.description = format!("{} (in the image being built)", f.description);
+            }
+            f
+        })
+        .collect();
+    let mut out = Assessment::from_findings(a.kind, a.input, findings);
+    // several MEDIUM findings of one deletion must not add up to HIGH again
+    if out.findings.iter().all(|f| f.level <= RiskLevel::Medium) && out.level > RiskLevel::Medium {
+        out.level = RiskLevel::Medium;
+        out.score = out.score.min(RiskLevel::Medium.max_score());
+    }
     out.degraded = degraded;
     out.effects = effects;
     out
@@ -169,6 +238,9 @@ pub fn rate_file(
         let mut a = assess_snippet(engine, &ex.path, s, dir);
         if on_runner {
             a = runner_view(a, publish_is_purpose);
+        }
+        if ex.kind == Some(FileKind::Dockerfile) {
+            a = image_view(a);
         }
         let (level, score) = match policy {
             Some(p) => {
