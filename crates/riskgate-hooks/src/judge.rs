@@ -253,8 +253,11 @@ fn prepare(
 ) -> Prepared {
     let project = || scope.project();
     match tool {
-        Tool::Shell { command, dir } => {
-            let p = crate::server::cache::shell(engine, scope, command, dir.as_deref(), cached);
+        Tool::Shell { command, dir } | Tool::PowerShell { command, dir } => {
+            let shell =
+                matches!(tool, Tool::PowerShell { .. }).then_some(riskgate::Shell::PowerShell);
+            let p =
+                crate::server::cache::shell(engine, scope, command, shell, dir.as_deref(), cached);
             Prepared::Gate {
                 ctx: p.context(ctx),
                 action: p.action,

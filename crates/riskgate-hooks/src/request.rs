@@ -57,6 +57,14 @@ pub enum Tool {
         /// A directory the command runs in, relative to the call's cwd.
         dir: Option<String>,
     },
+    /// Run a PowerShell command line (Claude Code's `PowerShell` tool, Copilot CLI's
+    /// `powershell`): read by the PowerShell normalizer.
+    PowerShell {
+        /// The command text.
+        command: String,
+        /// A directory the command runs in, relative to the call's cwd.
+        dir: Option<String>,
+    },
     /// Create, overwrite, edit or delete a file.
     Write {
         /// The path as the agent gave it.

@@ -65,6 +65,55 @@ pub enum Language {
     Php,
 }
 
+/// The shell a command line is written for. Bash is the default; PowerShell and cmd.exe
+/// commands are normalized by their own readers into the same simple commands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Shell {
+    /// bash (and POSIX sh): the default.
+    #[default]
+    #[serde(alias = "sh", alias = "zsh", alias = "shell")]
+    Bash,
+    /// PowerShell (Windows PowerShell 5.1 and PowerShell 7, `pwsh`).
+    #[serde(alias = "pwsh", alias = "ps")]
+    PowerShell,
+    /// cmd.exe.
+    #[serde(alias = "cmd.exe", alias = "bat")]
+    Cmd,
+}
+
+impl Shell {
+    /// The lowercase name (`bash`, `powershell`, `cmd`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Shell::Bash => "bash",
+            Shell::PowerShell => "powershell",
+            Shell::Cmd => "cmd",
+        }
+    }
+}
+
+impl fmt::Display for Shell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Shell {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Shell, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "bash" | "sh" | "zsh" | "shell" => Ok(Shell::Bash),
+            "powershell" | "pwsh" | "ps" | "powershell.exe" | "pwsh.exe" => Ok(Shell::PowerShell),
+            "cmd" | "cmd.exe" | "bat" => Ok(Shell::Cmd),
+            other => Err(format!(
+                "unknown shell `{other}` (expected bash, powershell or cmd)"
+            )),
+        }
+    }
+}
+
 /// How a file is touched by a [`Action::FileWrite`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -82,10 +131,15 @@ pub enum WriteOp {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Action {
-    /// A shell command line, as it would be given to `bash -c`.
+    /// A shell command line, as it would be given to `bash -c` (or to PowerShell or cmd.exe
+    /// when `shell` says so).
     Command {
         /// The command text.
         command: String,
+        /// The shell that runs it, when it is not bash (or not known to be bash: absent means
+        /// bash, with clearly PowerShell text read as PowerShell too).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shell: Option<Shell>,
     },
     /// A code snippet (seed 001's `{"action": "code", "code": …}`).
     Code {
@@ -139,6 +193,16 @@ impl Action {
     pub fn command(command: impl Into<String>) -> Action {
         Action::Command {
             command: command.into(),
+            shell: None,
+        }
+    }
+
+    /// A shell command action for `shell` (`None`: bash, with clearly PowerShell text read as
+    /// PowerShell too).
+    pub fn command_in(command: impl Into<String>, shell: Option<Shell>) -> Action {
+        Action::Command {
+            command: command.into(),
+            shell,
         }
     }
 
@@ -159,7 +223,7 @@ impl Action {
     /// (the command, the code, the path, the URL …).
     pub fn subject(&self) -> String {
         match self {
-            Action::Command { command } => command.clone(),
+            Action::Command { command, .. } => command.clone(),
             Action::Code { code, .. } => code.clone(),
             Action::Sql { sql, .. } => sql.clone(),
             Action::FileWrite { path, .. } => path.clone(),

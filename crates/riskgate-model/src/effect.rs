@@ -23,6 +23,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::credentials;
 
+mod windows;
+
 /// What a command does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -482,6 +484,9 @@ pub fn classify_path(path: &str) -> TargetClass {
     if p.is_empty() {
         return TargetClass::Unknown;
     }
+    if let Some(class) = windows::classify(p) {
+        return class;
+    }
     let trimmed = p.trim_end_matches(['*', '.']).trim_end_matches('/');
     if p.starts_with('/') && (trimmed.is_empty() || p == "/.*") {
         return TargetClass::Root;
@@ -502,6 +507,9 @@ pub fn classify_path(path: &str) -> TargetClass {
         }
         if is_backup_dir(rest) {
             return TargetClass::Backups;
+        }
+        if let Some(class) = windows::home_relative_class(rest) {
+            return class;
         }
         if rest.starts_with(".cache")
             || rest.starts_with("Library/Caches")

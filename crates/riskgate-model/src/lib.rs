@@ -34,7 +34,7 @@ mod finding;
 mod level;
 pub mod secrets;
 
-pub use action::{Action, ActionKind, Language, WriteOp};
+pub use action::{Action, ActionKind, Language, Shell, WriteOp};
 pub use assessment::{
     Assessment, Explanation, INCOMPLETE_RULE, INCOMPLETE_SCORE, MAX_RESOURCES, combine_scores,
 };

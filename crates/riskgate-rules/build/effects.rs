@@ -83,6 +83,7 @@ pub fn generate(file: &Path) -> Result<String, String> {
         let targets = match p.targets.as_deref().unwrap_or("all") {
             "all" => "All",
             "last" => "Last",
+            "first" => "First",
             "all_but_last" => "AllButLast",
             "none" => "None",
             t => {

@@ -143,7 +143,8 @@ pub(crate) fn normalize_path(word: &str) -> Cow<'_, str> {
         || word.contains("/../")
         || word.ends_with("/.")
         || word.ends_with("/..");
-    if !needs || word.contains("://") {
+    // URLs, and Windows device paths (`//./PhysicalDrive0`, `//?/Volume{…}`), stay as written.
+    if !needs || word.contains("://") || word.starts_with("//./") || word.starts_with("//?/") {
         return Cow::Borrowed(word);
     }
     let absolute = word.starts_with('/');

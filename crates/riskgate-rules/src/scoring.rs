@@ -126,6 +126,7 @@ pub(crate) fn is_dry_run(view: &CommandView<'_>) -> bool {
             "--simulate",
             "--what-if",
             "--version",
+            "-WhatIf",
         ]
         .iter()
         .any(|f| view.has_flag(f))

@@ -1697,6 +1697,10 @@ pub(crate) static SUB_ALIASES: &[(&str, &str)] = &[
 /// `gcc -Wall`, `terraform -auto-approve`, `openssl enc -base64`).
 pub(crate) static NO_CLUSTER: &[&str] = &[
     "find",
+    "pwsh",
+    "powershell",
+    "pwsh-preview",
+    "powershell_ise",
     "java",
     "javac",
     "gcc",

@@ -190,7 +190,14 @@ pub(crate) fn program_name(raw: &str) -> String {
         _ => base,
     };
     if base == "." {
-        "source".to_string()
+        return "source".to_string();
+    }
+    // Windows programs are case-insensitive: `VSSADMIN.EXE` is `vssadmin`, `format.com` is
+    // `format`.
+    let lower = base.to_ascii_lowercase();
+    let stem = lower.strip_suffix(".com").unwrap_or(&lower);
+    if crate::windows::is_windows_program(stem) {
+        stem.to_string()
     } else {
         base.to_string()
     }
@@ -202,6 +209,9 @@ fn is_subcommand_program(p: &str) -> bool {
 
 /// The canonical args of `program` (already canonical) given the args as written.
 pub(crate) fn canonical_args(program: &str, args: &[Word]) -> Vec<Word> {
+    if crate::windows::is_windows_program(program) {
+        return crate::windows::windows_args(args);
+    }
     let t = table(program);
     let global = t.specs.get("");
     let has_sub = is_subcommand_program(program);

@@ -470,7 +470,23 @@ impl Norm<'_> {
                 self.limit(format!("nesting deeper than {}", self.limits.max_depth));
                 break;
             }
-            let _ = self.parse_text(&e.text, &f);
+            if e.decoded {
+                f.origin = Origin::Decoded;
+            }
+            let start = self.commands.len();
+            let r = match e.shell {
+                crate::Shell::PowerShell => self.ps_text(&e.text, &f),
+                crate::Shell::Cmd => self.cmd_text(&e.text, &f),
+                crate::Shell::Bash => self.parse_text(&e.text, &f),
+            };
+            if e.decoded {
+                // `powershell -EncodedCommand …`: what runs was hidden from a reader
+                self.signal(Signal::EncodedToShell {
+                    decoder: idx,
+                    shell: r.map_or(start.min(idx), |r| r.first),
+                    decoded: r.is_some(),
+                });
+            }
             if e.from_input {
                 // `sed 's/.*/rm &/e' list`: lines of the input are run as commands.
                 self.signal(Signal::ShellFromStdin { index: idx });

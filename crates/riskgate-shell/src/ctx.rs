@@ -193,6 +193,8 @@ pub(crate) struct Norm<'s> {
     pub scripts: Vec<String>,
     /// What the script defined so far (functions, aliases, files …).
     pub script: crate::script::State,
+    /// What PowerShell and cmd.exe text defined so far (variables, aliases, functions).
+    pub ps: crate::windows::PsState,
 }
 
 impl<'s> Norm<'s> {
@@ -232,6 +234,7 @@ impl<'s> Norm<'s> {
             hasher: RandomState::new(),
             scripts: Vec::new(),
             script: crate::script::State::default(),
+            ps: crate::windows::PsState::default(),
         }
     }
 

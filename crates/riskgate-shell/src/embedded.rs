@@ -2,9 +2,11 @@
 //! shell: `script -c CMD`, `vim -c '!CMD'`, `tar --checkpoint-action=exec=CMD`,
 //! `awk 'BEGIN { system("CMD") }'`, `perl -e 'system("CMD")'` (and Ruby, PHP, Python
 //! `os.system`), remote runners (`pssh -i CMD`, `pdsh -w hosts CMD`, `gcloud compute ssh
-//! --command CMD`), GNU sed's `e` command and `s///e` flag (`sed`). Each text found is parsed
-//! as a nested script by the walker.
+//! --command CMD`), GNU sed's `e` command and `s///e` flag (`sed`), PowerShell (`pwsh -c
+//! SCRIPT`, `powershell -EncodedCommand B64`, read as PowerShell) and cmd.exe (`cmd /c LINE`,
+//! read as cmd.exe). Each text found is parsed as a nested script by the walker, in its shell.
 
+use crate::Shell;
 use crate::model::Word;
 
 mod awk;
@@ -23,6 +25,10 @@ pub(crate) struct Embedded {
     pub remote: Option<String>,
     /// Part of the text is data the program reads (a line of sed's input run by `s///e`).
     pub from_input: bool,
+    /// The shell that reads `text`.
+    pub shell: Shell,
+    /// The text was decoded (`-EncodedCommand`).
+    pub decoded: bool,
 }
 
 fn emb(runner: &str, text: &str, remote: Option<&str>) -> Embedded {
@@ -31,6 +37,8 @@ fn emb(runner: &str, text: &str, remote: Option<&str>) -> Embedded {
         text: text.to_string(),
         remote: remote.map(str::to_string),
         from_input: false,
+        shell: Shell::Bash,
+        decoded: false,
     }
 }
 
@@ -178,15 +186,31 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
             }
         }
         // PowerShell: `pwsh -c SCRIPT`, `powershell -Command …`, `-EncodedCommand B64`
-        "pwsh" | "powershell" | "pwsh-preview" => {
-            if let Some(script) = langs::powershell_script(&args) {
-                let encoded = !args.iter().any(|a| a.contains(script.as_str()));
-                for s in langs::powershell_commands(&script) {
-                    out.push(emb(program, &s, None));
-                }
-                if encoded {
-                    // hidden text read as shell too: what it would do if it were
-                    out.push(emb(program, &script, None));
+        "pwsh" | "powershell" | "pwsh-preview" | "powershell_ise" => {
+            if let Some((script, decoded)) = langs::powershell_script(&args) {
+                let mut e = emb(program, &script, None);
+                e.runner = if decoded {
+                    format!("{program} -EncodedCommand")
+                } else {
+                    format!("{program} -Command")
+                };
+                e.shell = Shell::PowerShell;
+                e.decoded = decoded;
+                out.push(e);
+            }
+        }
+        // cmd.exe: `cmd /c LINE`, `cmd /k LINE`, `cmd /s /c "LINE"`
+        "cmd" => {
+            if let Some(k) = args.iter().position(|a| {
+                let l = a.to_ascii_lowercase();
+                l == "/c" || l == "/k" || l == "/r" || l == "-c"
+            }) {
+                let line = args.get(k + 1..).unwrap_or(&[]).join(" ");
+                if !line.trim().is_empty() {
+                    let mut e = emb(program, &line, None);
+                    e.runner = "cmd /c".into();
+                    e.shell = Shell::Cmd;
+                    out.push(e);
                 }
             }
         }

@@ -7,7 +7,9 @@
 //! (pipelines, downloads, decoded payloads), `escapes` (`$'…'`, printf, echo -e), `fallback`
 //! (best-effort splits on a syntax error or past a bound), `flat` (the linear scan past a
 //! bound), `limits` (the bounds and the pre-scans that keep the bash parser safe), `watchdog`
-//! (the deadline that does not need the parser's cooperation).
+//! (the deadline that does not need the parser's cooperation), `windows` (PowerShell and
+//! cmd.exe text into the same model: [`parse_as`] with [`Shell::PowerShell`] or
+//! [`Shell::Cmd`]; clearly PowerShell text given as bash is read both ways).
 
 mod aliases;
 mod braces;
@@ -30,10 +32,13 @@ mod script;
 mod unwrap;
 mod walk;
 mod watchdog;
+mod windows;
 mod words;
 
 pub use model::*;
+pub use riskgate_model::Shell;
 pub use watchdog::runaway_workers;
+pub use windows::looks_like_powershell;
 
 use std::time::Duration;
 
@@ -82,21 +87,36 @@ impl Default for Limits {
     }
 }
 
-/// Normalize `input` with default [`Limits`].
+/// Normalize `input` with default [`Limits`], as bash (clearly PowerShell text is read as
+/// PowerShell too: see [`parse_as`]).
 pub fn parse(input: &str) -> ParsedCommand {
     parse_with(input, &Limits::default())
 }
 
-/// Normalize `input` within `limits`. Never panics (a bug that would is contained: the result
-/// then says it is incomplete) and never takes much longer than [`Limits::max_time`] (past it,
-/// the linear scan alone answers: see [`watchdog`]); past a bound the result says so in
-/// [`ParsedCommand::issues`].
+/// Normalize `input` within `limits`, as bash (clearly PowerShell text read as PowerShell
+/// too). Never panics (a bug that would is contained: the result then says it is incomplete)
+/// and never takes much longer than [`Limits::max_time`] (past it, the linear scan alone
+/// answers: see [`watchdog`]); past a bound the result says so in [`ParsedCommand::issues`].
 pub fn parse_with(input: &str, limits: &Limits) -> ParsedCommand {
-    match watchdog::run(input, limits, guarded) {
+    parse_as_with(input, None, limits)
+}
+
+/// Normalize `input` written for `shell`. `None` is bash, except that text which is clearly
+/// PowerShell ([`looks_like_powershell`]: a cmdlet, a PowerShell-only alias, `$x = …`) is read
+/// as PowerShell and as bash, and the commands of both readings are kept (whether it is
+/// complete is the PowerShell reading's): reading it that way never loses what bash's reading
+/// finds. `Some(Shell::Bash)` is bash only.
+pub fn parse_as(input: &str, shell: Option<Shell>) -> ParsedCommand {
+    parse_as_with(input, shell, &Limits::default())
+}
+
+/// [`parse_as`] within `limits`.
+pub fn parse_as_with(input: &str, shell: Option<Shell>, limits: &Limits) -> ParsedCommand {
+    match watchdog::run(input, limits, shell, guarded) {
         Ok(parsed) => parsed,
         Err(watchdog::Stopped::Deadline) => {
             let why = format!(
-                "the bash parser did not finish within {} ms",
+                "the parser did not finish within {} ms",
                 watchdog::deadline(limits).as_millis()
             );
             flat_only(input, limits, why)
@@ -104,15 +124,124 @@ pub fn parse_with(input: &str, limits: &Limits) -> ParsedCommand {
         Err(watchdog::Stopped::Busy) => flat_only(
             input,
             limits,
-            "earlier inputs still hold the bash parser past their time budget".into(),
+            "earlier inputs still hold the parser past their time budget".into(),
         ),
     }
 }
 
 /// Normalization with a panic contained.
-fn guarded(input: &str, limits: &Limits) -> ParsedCommand {
-    std::panic::catch_unwind(|| parse_here(input, limits))
-        .unwrap_or_else(|_| flat_only(input, limits, "internal error during normalization".into()))
+fn guarded(input: &str, limits: &Limits, shell: Option<Shell>) -> ParsedCommand {
+    std::panic::catch_unwind(|| match shell {
+        Some(Shell::Bash) => parse_here(input, limits),
+        Some(s) => parse_windows(input, limits, s),
+        None if windows::looks_like_powershell(input) => {
+            let ps = parse_windows(input, limits, Shell::PowerShell);
+            merge_bash(ps, parse_here(input, limits))
+        }
+        None => parse_here(input, limits),
+    })
+    .unwrap_or_else(|_| flat_only(input, limits, "internal error during normalization".into()))
+}
+
+/// PowerShell or cmd.exe text.
+fn parse_windows(input: &str, limits: &Limits, shell: Shell) -> ParsedCommand {
+    let mut n = Norm::new(input, *limits);
+    let top = Frame::top();
+    let mut text = input;
+    if input.len() > limits.max_input_bytes {
+        n.limit(format!(
+            "input larger than {} bytes (only the first part was read)",
+            limits.max_input_bytes
+        ));
+        text = input
+            .get(..floor_char_boundary(input, limits.max_input_bytes))
+            .unwrap_or("");
+    }
+    let _ = match shell {
+        Shell::Cmd => n.cmd_text(text, &top),
+        _ => n.ps_text(text, &top),
+    };
+    n.finish()
+}
+
+/// The PowerShell reading of clearly PowerShell text, with the commands bash's reading found
+/// that are programs (not cmdlet names, PowerShell-only aliases or dynamic words, which are
+/// bash misreading PowerShell); its signals and nested code with them. Complete when the
+/// PowerShell reading is.
+fn merge_bash(mut ps: ParsedCommand, bash: ParsedCommand) -> ParsedCommand {
+    let mut map: Vec<Option<usize>> = Vec::with_capacity(bash.commands.len());
+    let keep = |c: &SimpleCommand| {
+        !c.program_dynamic
+            && !c.program.is_empty()
+            && !windows::cmdlets::is_cmdlet_name(&c.program)
+            && windows::cmdlets::alias(&c.program)
+                .is_none_or(|_| windows::cmdlets::UNIX_NAMES.contains(&c.program.as_str()))
+            && !c
+                .program
+                .starts_with(['$', '[', '{', '}', '(', '@', '&', '.', '%', '?'])
+    };
+    let start = ps.commands.len();
+    let mut kept: Vec<SimpleCommand> = Vec::new();
+    for c in &bash.commands {
+        if keep(c) {
+            map.push(Some(start + kept.len()));
+            kept.push(c.clone());
+        } else {
+            map.push(None);
+        }
+    }
+    let re = |i: usize| map.get(i).copied().flatten();
+    for mut c in kept {
+        if let Some(StdinSource::Pipe { index }) = c.stdin {
+            c.stdin = re(index).map(|index| StdinSource::Pipe { index });
+        }
+        ps.commands.push(c);
+    }
+    for s in bash.signals {
+        let s = match s {
+            Signal::DynamicProgram { index } => {
+                re(index).map(|index| Signal::DynamicProgram { index })
+            }
+            Signal::DynamicEval { index } => re(index).map(|index| Signal::DynamicEval { index }),
+            Signal::ShellFromStdin { index } => {
+                re(index).map(|index| Signal::ShellFromStdin { index })
+            }
+            Signal::DownloadToShell { downloader, shell } => re(downloader)
+                .zip(re(shell))
+                .map(|(downloader, shell)| Signal::DownloadToShell { downloader, shell }),
+            Signal::EncodedToShell {
+                decoder,
+                shell,
+                decoded,
+            } => re(decoder)
+                .zip(re(shell))
+                .map(|(decoder, shell)| Signal::EncodedToShell {
+                    decoder,
+                    shell,
+                    decoded,
+                }),
+            Signal::RecursiveFork { name, index } => {
+                re(index).map(|index| Signal::RecursiveFork { name, index })
+            }
+        };
+        if let Some(s) = s
+            && !ps.signals.contains(&s)
+        {
+            ps.signals.push(s);
+        }
+    }
+    for mut n in bash.nested {
+        if let Some(i) = re(n.command_index) {
+            n.command_index = i;
+            ps.nested.push(n);
+        }
+    }
+    for s in bash.scripts {
+        if !ps.scripts.contains(&s) && ps.scripts.len() < 64 {
+            ps.scripts.push(s);
+        }
+    }
+    ps
 }
 
 fn parse_here(input: &str, limits: &Limits) -> ParsedCommand {

@@ -17,7 +17,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::Duration;
 
-use crate::{Limits, ParsedCommand};
+use crate::{Limits, ParsedCommand, Shell};
+
+/// A normalization function: the text, its bounds and its shell (`None`: bash, with clearly
+/// PowerShell text read as PowerShell too).
+pub(crate) type NormFn = fn(&str, &Limits, Option<Shell>) -> ParsedCommand;
 
 /// Abandoned workers allowed at once.
 pub(crate) const MAX_ABANDONED: usize = 4;
@@ -35,6 +39,7 @@ static IDLE: Mutex<Vec<Worker>> = Mutex::new(Vec::new());
 struct Job {
     input: String,
     limits: Limits,
+    shell: Option<Shell>,
 }
 
 struct Worker {
@@ -66,11 +71,12 @@ pub(crate) fn deadline(limits: &Limits) -> Duration {
         .saturating_add((limits.max_time / 2).max(Duration::from_millis(100)))
 }
 
-/// Run `norm(input, limits)` on a worker, waiting at most [`deadline`].
+/// Run `norm(input, limits, shell)` on a worker, waiting at most [`deadline`].
 pub(crate) fn run(
     input: &str,
     limits: &Limits,
-    norm: fn(&str, &Limits) -> ParsedCommand,
+    shell: Option<Shell>,
+    norm: NormFn,
 ) -> Result<ParsedCommand, Stopped> {
     if ABANDONED.load(Ordering::SeqCst) >= MAX_ABANDONED {
         return Err(Stopped::Busy);
@@ -78,14 +84,15 @@ pub(crate) fn run(
     let Some(worker) = take_idle().or_else(|| spawn(norm)) else {
         // No thread to be had: run here, unbounded by the watchdog (the pre-scans and the
         // cooperative budget still apply).
-        return Ok(norm(input, limits));
+        return Ok(norm(input, limits, shell));
     };
     let job = Job {
         input: input.to_string(),
         limits: *limits,
+        shell,
     };
     if worker.jobs.send(job).is_err() {
-        return Ok(norm(input, limits));
+        return Ok(norm(input, limits, shell));
     }
     match worker.results.recv_timeout(deadline(limits)) {
         Ok(parsed) => {
@@ -115,7 +122,7 @@ fn put_idle(worker: Worker) {
     }
 }
 
-fn spawn(norm: fn(&str, &Limits) -> ParsedCommand) -> Option<Worker> {
+fn spawn(norm: NormFn) -> Option<Worker> {
     let (jobs, job_rx) = mpsc::channel::<Job>();
     let (result_tx, results) = mpsc::channel::<ParsedCommand>();
     std::thread::Builder::new()
@@ -123,7 +130,7 @@ fn spawn(norm: fn(&str, &Limits) -> ParsedCommand) -> Option<Worker> {
         .stack_size(STACK_BYTES)
         .spawn(move || {
             while let Ok(job) = job_rx.recv() {
-                let parsed = norm(&job.input, &job.limits);
+                let parsed = norm(&job.input, &job.limits, job.shell);
                 if result_tx.send(parsed).is_err() {
                     // Abandoned: the caller gave up on this call.
                     ABANDONED.fetch_sub(1, Ordering::SeqCst);
@@ -139,7 +146,7 @@ fn spawn(norm: fn(&str, &Limits) -> ParsedCommand) -> Option<Worker> {
 mod tests {
     use super::*;
 
-    fn slow(input: &str, _: &Limits) -> ParsedCommand {
+    fn slow(input: &str, _: &Limits, _: Option<Shell>) -> ParsedCommand {
         std::thread::sleep(Duration::from_millis(input.len() as u64));
         crate::parse("true")
     }
@@ -152,10 +159,10 @@ mod tests {
         };
         // 400 ms of work against a 10 + 100 ms deadline.
         assert_eq!(
-            run(&"x".repeat(400), &limits, slow).err(),
+            run(&"x".repeat(400), &limits, None, slow).err(),
             Some(Stopped::Deadline)
         );
         // A quick call right after is answered (by another worker).
-        assert!(run("x", &limits, slow).is_ok());
+        assert!(run("x", &limits, None, slow).is_ok());
     }
 }

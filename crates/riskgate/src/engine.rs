@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use riskgate_analyzers::code::{CodeAction, RiskAssessor};
 use riskgate_analyzers::sql::{Dialect, SqlOptions, mongo_findings, redis_findings, sql_findings};
-use riskgate_model::{Action, ActionKind, Assessment, Finding, Language, Location};
+use riskgate_model::{Action, ActionKind, Assessment, Finding, Language, Location, Shell};
 use riskgate_rules::{CommandEngine, RuleSet};
 use riskgate_shell::{NestedInput, NestedLanguage, ParsedCommand};
 
@@ -102,9 +102,19 @@ impl Engine {
     /// [`Engine::assess_command`] and the files the command writes and removes, with one
     /// parse (see [`Targets`]).
     pub fn assess_command_full(&self, command: &str) -> (Assessment, Targets) {
+        self.assess_command_full_as(command, None)
+    }
+
+    /// [`Engine::assess_command_full`] for a command written for `shell`.
+    pub fn assess_command_full_as(
+        &self,
+        command: &str,
+        shell: Option<Shell>,
+    ) -> (Assessment, Targets) {
         let cwd = self.scope.as_ref().map(|s| s.cwd().to_path_buf());
-        self.assess_command_in(
+        self.assess_command_in_as(
             command,
+            shell,
             self.scope.as_ref(),
             cwd.as_deref().unwrap_or(Path::new("/")),
         )
@@ -119,20 +129,39 @@ impl Engine {
         scope: Option<&crate::verdict::Scope>,
         cwd: &Path,
     ) -> (Assessment, Targets) {
-        self.assess_command_depth(command, scope, cwd, 0)
+        self.assess_command_in_as(command, None, scope, cwd)
     }
 
-    /// [`Engine::assess_command_in`] for a command that is itself a definition `depth` levels
-    /// deep (definitions are followed up to [`crate::project::MAX_DEPTH`]).
+    /// Assess a command line written for `shell` (`None`: bash, with clearly PowerShell text
+    /// read as PowerShell too; see [`riskgate_shell::parse_as`]), with the path classes of the
+    /// engine's scope.
+    pub fn assess_command_as(&self, command: &str, shell: Option<Shell>) -> Assessment {
+        self.assess_command_full_as(command, shell).0
+    }
+
+    /// [`Engine::assess_command_in`] for a command written for `shell`.
+    pub fn assess_command_in_as(
+        &self,
+        command: &str,
+        shell: Option<Shell>,
+        scope: Option<&crate::verdict::Scope>,
+        cwd: &Path,
+    ) -> (Assessment, Targets) {
+        self.assess_command_depth(command, shell, scope, cwd, 0)
+    }
+
+    /// [`Engine::assess_command_in_as`] for a command that is itself a definition `depth`
+    /// levels deep (definitions are followed up to [`crate::project::MAX_DEPTH`]).
     pub(crate) fn assess_command_depth(
         &self,
         command: &str,
+        shell: Option<Shell>,
         scope: Option<&crate::verdict::Scope>,
         cwd: &Path,
         depth: u32,
     ) -> (Assessment, Targets) {
         let run = || {
-            let parsed = riskgate_shell::parse(command);
+            let parsed = riskgate_shell::parse_as(command, shell);
             let mut targets = Targets {
                 writes: write_targets_of(&parsed),
                 removals: removal_targets_of(&parsed),
@@ -248,7 +277,7 @@ impl Engine {
 
     fn assess_unguarded(&self, action: &Action) -> Assessment {
         match action {
-            Action::Command { command } => self.assess_command(command),
+            Action::Command { command, shell } => self.assess_command_as(command, *shell),
             Action::Code { code, language } => match language {
                 Some(Language::Sh) => {
                     let mut a = self.assess_command(code);
@@ -387,8 +416,11 @@ fn removal_targets_of(parsed: &ParsedCommand) -> Vec<String> {
     for c in &parsed.commands {
         let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
         match c.program.as_str() {
-            "rm" | "rmdir" | "unlink" | "shred" | "srm" => {
+            "rm" | "rmdir" | "unlink" | "shred" | "srm" | "Remove-Item" => {
                 out.extend(positionals.iter().map(|s| s.to_string()));
+            }
+            "Move-Item" if !positionals.is_empty() => {
+                out.extend(positionals.first().map(|s| s.to_string()));
             }
             "mv" if positionals.len() >= 2 => {
                 out.extend(
@@ -462,6 +494,18 @@ fn writes_of(commands: &[riskgate_shell::SimpleCommand]) -> Vec<String> {
         let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
         match c.program.as_str() {
             "tee" | "truncate" | "shred" => out.extend(positionals.iter().map(|s| s.to_string())),
+            // PowerShell (paths in canonical Windows form; the path classes read them)
+            "Set-Content" | "Add-Content" | "Out-File" | "Tee-Object" | "Clear-Content"
+            | "New-Item" => out.extend(positionals.first().map(|s| s.to_string())),
+            "Copy-Item" | "Move-Item" if positionals.len() >= 2 => {
+                out.extend(positionals.last().map(|s| s.to_string()));
+            }
+            "Invoke-WebRequest" | "Invoke-RestMethod" => out.extend(
+                c.args
+                    .iter()
+                    .filter_map(|a| a.text.strip_prefix("-OutFile="))
+                    .map(str::to_string),
+            ),
             "cp" | "mv" | "install" | "rsync" | "ln" if positionals.len() >= 2 => {
                 out.extend(positionals.last().map(|s| s.to_string()));
             }

@@ -23,7 +23,7 @@ pub mod explain;
 pub use riskgate_analyzers as analyzers;
 pub use riskgate_gate as gate;
 pub use riskgate_model as model;
-pub use riskgate_model::{Action, ActionKind, Assessment, Decision, Finding, RiskLevel};
+pub use riskgate_model::{Action, ActionKind, Assessment, Decision, Finding, RiskLevel, Shell};
 pub use riskgate_repo as repo_files;
 pub use riskgate_rules as rules;
 pub use riskgate_shell as shell;

@@ -559,7 +559,7 @@ fn read_request(
             }),
             _ => {
                 engine
-                    .assess_command_depth(&s.text, Some(scope), &dir, depth + 1)
+                    .assess_command_depth(&s.text, None, Some(scope), &dir, depth + 1)
                     .0
             }
         };

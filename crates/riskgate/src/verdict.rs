@@ -123,8 +123,9 @@ pub fn prepare(engine: &Engine, scope: &Scope, action: &Action, dir: Option<&str
         None => scope.cwd().to_path_buf(),
     };
     match action {
-        Action::Command { command } => {
-            let (assessment, targets) = engine.assess_command_in(command, Some(scope), &cwd);
+        Action::Command { command, shell } => {
+            let (assessment, targets) =
+                engine.assess_command_in_as(command, *shell, Some(scope), &cwd);
             Prepared {
                 action: action.clone(),
                 assessment,

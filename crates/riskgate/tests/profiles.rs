@@ -40,6 +40,7 @@ impl Setup {
 fn cmd(c: &str) -> Action {
     Action::Command {
         command: c.to_string(),
+        shell: None,
     }
 }
 

@@ -31,6 +31,10 @@ pub struct Args {
     /// Never prompt, even on a terminal.
     #[arg(long)]
     no_prompt: bool,
+    /// The shell the command is written for: bash (the default; clearly PowerShell text is
+    /// read as PowerShell too), powershell or cmd.
+    #[arg(long, value_name = "SHELL", value_parser = crate::cmd::common::parse_shell)]
+    shell: Option<riskgate::Shell>,
     #[command(flatten)]
     policy: PolicyArgs,
     /// The command: one argument, or the words after `--` joined by spaces.
@@ -43,7 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = command_text(&args.command)?;
     let policy = args.policy.load()?;
     let engine = engine_for(&policy);
-    let (assessment, write_targets) = engine.assess_command_and_targets(&text);
+    let (assessment, targets) = engine.assess_command_full_as(&text, args.shell);
+    let write_targets = targets.writes;
     let cwd = policy.cwd().to_path_buf();
     let mut ctx = Context::new(cwd).interactive(!args.no_prompt && prompt::is_interactive());
     ctx.force = args.force;
@@ -54,7 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ctx.session_id = args.session.clone();
     }
     ctx.write_targets = write_targets;
-    let action = Action::command(text);
+    let action = Action::command_in(text, args.shell);
     let mut gate = Gate::new(policy).with_queue();
     let outcome = gate.evaluate(&action, assessment, &ctx);
     if let Some(req) = gate.queued()

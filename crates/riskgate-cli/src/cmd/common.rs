@@ -90,3 +90,8 @@ pub fn engine_for(policy: &Policy) -> Engine {
     }
     engine
 }
+
+/// `--shell VALUE`: bash, powershell (pwsh) or cmd.
+pub fn parse_shell(s: &str) -> Result<riskgate::Shell, String> {
+    s.parse()
+}

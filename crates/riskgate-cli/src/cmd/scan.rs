@@ -19,6 +19,11 @@ pub struct Args {
     /// Input file; `-` or nothing for standard input. Each line is a JSON object with a
     /// `command` string (and an optional `id`), or else a raw command.
     file: Option<String>,
+    /// The shell of every line that does not name its own (`"shell": "powershell"` in a JSON
+    /// line): bash (the default; clearly PowerShell text is read as PowerShell too),
+    /// powershell or cmd.
+    #[arg(long, value_name = "SHELL", value_parser = crate::cmd::common::parse_shell)]
+    shell: Option<riskgate::Shell>,
     /// Record every decision in the audit log, as `check` and the hooks do.
     #[arg(long)]
     audit: bool,
@@ -59,9 +64,18 @@ pub enum ScanFormat {
 
 /// One input line, understood.
 enum Line {
-    Command { id: Option<Value>, command: String },
-    Invalid { id: Option<Value>, error: String },
-    TooLong { prefix: String },
+    Command {
+        id: Option<Value>,
+        command: String,
+        shell: Option<riskgate::Shell>,
+    },
+    Invalid {
+        id: Option<Value>,
+        error: String,
+    },
+    TooLong {
+        prefix: String,
+    },
 }
 
 impl Line {
@@ -94,15 +108,33 @@ fn understand(line: &str) -> Line {
         return Line::Command {
             id: None,
             command: line.to_string(),
+            shell: None,
         };
     }
     match serde_json::from_str::<Value>(trimmed) {
         Ok(Value::Object(map)) => {
             let id = map.get("id").cloned();
+            let shell = match map.get("shell") {
+                None | Some(Value::Null) => None,
+                Some(Value::String(s)) => match s.parse::<riskgate::Shell>() {
+                    Ok(s) => Some(s),
+                    Err(e) => return Line::Invalid { id, error: e },
+                },
+                Some(other) => {
+                    return Line::Invalid {
+                        id,
+                        error: format!(
+                            "`shell` must be a string, found {}",
+                            riskgate::model::json_kind(other)
+                        ),
+                    };
+                }
+            };
             match map.get("command") {
                 Some(Value::String(c)) => Line::Command {
                     id,
                     command: c.clone(),
+                    shell,
                 },
                 Some(other) => Line::Invalid {
                     id,
@@ -180,9 +212,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             understand(text)
         };
         let (record, summary) = match understood {
-            Line::Command { id, command } => {
-                let (assessment, targets) = engine.assess_command_full(&command);
-                let action = Action::command(command.clone());
+            Line::Command { id, command, shell } => {
+                let shell = shell.or(args.shell);
+                let (assessment, targets) = engine.assess_command_full_as(&command, shell);
+                let action = Action::command_in(command.clone(), shell);
                 let mut c = ctx.clone();
                 c.write_targets = targets.writes;
                 let outcome = gate.evaluate(&action, assessment, &c);
@@ -312,7 +345,7 @@ mod tests {
     fn lines_are_json_objects_or_raw_commands() {
         assert!(matches!(understand("ls -la"), Line::Command { .. }));
         match understand(r#"{"id": 7, "command": "rm -rf /"}"#) {
-            Line::Command { id, command } => {
+            Line::Command { id, command, .. } => {
                 assert_eq!(id, Some(json!(7)));
                 assert_eq!(command, "rm -rf /");
             }

@@ -281,7 +281,7 @@ impl Profile {
         }
         let mut acc = None;
         match action {
-            Action::Command { command } => {
+            Action::Command { command, .. } => {
                 let text = without_null_redirects(command);
                 best(&SEED_001, &text, &mut acc);
                 best(&SEED_002, &text, &mut acc);
@@ -320,6 +320,7 @@ mod tests {
         Profile::Seeds
             .floor(&Action::Command {
                 command: c.to_string(),
+                shell: None,
             })
             .map(|f| f.level)
     }
@@ -328,6 +329,7 @@ mod tests {
     fn default_profile_adds_nothing() {
         let a = Action::Command {
             command: "rm -rf /".into(),
+            shell: None,
         };
         assert_eq!(Profile::Default.floor(&a), None);
     }

@@ -6,7 +6,8 @@
 //!
 //! | tool_name | judged as |
 //! |---|---|
-//! | `Bash`, `PowerShell` | the shell command `tool_input.command` |
+//! | `Bash` | the shell command `tool_input.command` |
+//! | `PowerShell` | the PowerShell command `tool_input.command` (read as PowerShell) |
 //! | `Write` | a write of `content` to `file_path` (path policy + content checks) |
 //! | `Edit` | an edit of `file_path` with `new_string` (`old_string` required) |
 //! | `MultiEdit` (Claude Code 1.x) | an edit of `file_path` with every `edits[].new_string` |

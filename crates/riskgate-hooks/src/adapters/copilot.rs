@@ -8,7 +8,8 @@
 //!
 //! | toolName | judged as |
 //! |---|---|
-//! | `bash`, `powershell` | the shell command `command` |
+//! | `bash` | the shell command `command` |
+//! | `powershell` | the PowerShell command `command` (read as PowerShell) |
 //! | `create` | a write of `file_text` to `path` |
 //! | `edit` | an edit of `path` with `new_str` |
 //! | `view` | a read of `path` (credentials and blocked paths) |
@@ -45,7 +46,11 @@ pub fn parse(m: &Map<String, Value>) -> Result<Call, HookError> {
     let tool_name = req_str(m, "toolName")?;
     let args = req_obj(m, "toolArgs")?;
     let tools = match tool_name.as_str() {
-        "bash" | "powershell" | "shell" => vec![Tool::Shell {
+        "bash" | "shell" => vec![Tool::Shell {
+            command: req_str(&args, "command")?,
+            dir: None,
+        }],
+        "powershell" => vec![Tool::PowerShell {
             command: req_str(&args, "command")?,
             dir: None,
         }],

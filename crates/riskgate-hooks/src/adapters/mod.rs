@@ -190,7 +190,11 @@ pub(crate) fn summary(tool: &str, input: &Value) -> String {
 pub(crate) fn claude_tools(name: &str, input: &Map<String, Value>) -> Result<Vec<Tool>, HookError> {
     use riskgate::model::{Language, WriteOp};
     let tools = match name {
-        "Bash" | "PowerShell" => vec![Tool::Shell {
+        "Bash" => vec![Tool::Shell {
+            command: req_str(input, "command")?,
+            dir: None,
+        }],
+        "PowerShell" => vec![Tool::PowerShell {
             command: req_str(input, "command")?,
             dir: None,
         }],

@@ -220,14 +220,24 @@ pub fn shell(
     engine: &LazyEngine,
     scope: &Scope,
     command: &str,
+    shell: Option<riskgate::Shell>,
     dir: Option<&str>,
     call: Option<&CallScope>,
 ) -> Prepared {
-    let action = Action::command(command.to_string());
+    let action = Action::command_in(command.to_string(), shell);
     let Some(call) = call.filter(|_| command.len() <= MAX_COMMAND_BYTES) else {
         return riskgate::verdict::prepare(engine.get(), scope, &action, dir);
     };
-    let key = call.key(command, dir, scope.cwd());
+    // The shell is part of the key: the same text reads differently in PowerShell.
+    let keyed;
+    let key_text = match shell {
+        Some(s) => {
+            keyed = format!("{s}\0{command}");
+            keyed.as_str()
+        }
+        None => command,
+    };
+    let key = call.key(key_text, dir, scope.cwd());
     if let Some(p) = cache().get(&key) {
         note(true);
         return p;
@@ -237,7 +247,10 @@ pub fn shell(
         Some(d) => scope.cwd().join(d),
         None => scope.cwd().to_path_buf(),
     };
-    let (assessment, targets) = engine.get().assess_command_in(command, Some(scope), &cwd);
+    let (assessment, targets) =
+        engine
+            .get()
+            .assess_command_in_as(command, shell, Some(scope), &cwd);
     let prepared = Prepared {
         action,
         assessment,

@@ -23,7 +23,7 @@ pub(crate) struct Found {
     pub(crate) guessed: bool,
 }
 
-fn found(effect: Effect) -> Found {
+pub(crate) fn found(effect: Effect) -> Found {
     Found {
         effect,
         weight: 0,
@@ -31,7 +31,7 @@ fn found(effect: Effect) -> Found {
     }
 }
 
-fn path_target(text: &str) -> Target {
+pub(crate) fn path_target(text: &str) -> Target {
     Target {
         class: classify_path(text),
         text: text.to_string(),
@@ -50,6 +50,7 @@ pub(crate) fn command_effects(v: &CommandView<'_>) -> Vec<Found> {
     if let Some(p) = table::program(program) {
         described_effects(v, p, &mut out);
     } else if !special_effects(v, &mut out)
+        && !super::windows::effects(v, &mut out)
         && !http_effects(v, &mut out)
         && (is_unknown(program) || table::is_service_cli(program))
     {
@@ -94,15 +95,15 @@ fn redirect_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     }
 }
 
-fn file_scope(v: &CommandView<'_>, e: Effect, text: &str) -> Effect {
+pub(crate) fn file_scope(v: &CommandView<'_>, e: Effect, text: &str) -> Effect {
     let mut e = e;
-    if v.has_flag("--recursive") || v.has_flag("-R") || v.has_flag("-r") {
+    if v.has_flag("--recursive") || v.has_flag("-R") || v.has_flag("-r") || v.has_flag("-Recurse") {
         e = e.with_scope(Scope::Recursive);
     }
     if text.contains('*') {
         e = e.with_scope(Scope::Bulk);
     }
-    if v.has_flag("--force") || v.has_flag("-f") {
+    if v.has_flag("--force") || v.has_flag("-f") || v.has_flag("-Force") {
         e = e.with_scope(Scope::Forced);
     }
     e
@@ -173,6 +174,7 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
     let chosen: Vec<(&str, EffectKind)> = match p.targets {
         TargetArgs::All | TargetArgs::None => args.iter().map(|a| (*a, kind)).collect(),
         TargetArgs::Last => args.last().map(|a| vec![(*a, kind)]).unwrap_or_default(),
+        TargetArgs::First => args.first().map(|a| vec![(*a, kind)]).unwrap_or_default(),
         TargetArgs::AllButLast => {
             let n = args.len();
             let mut c: Vec<(&str, EffectKind)> = args
@@ -534,7 +536,7 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
 
 /// Split a word into lowercase parts: `apps:destroy` → apps, destroy; `DeleteCluster` →
 /// delete, cluster; `delete_vhost` → delete, vhost.
-fn parts(word: &str) -> Vec<String> {
+pub(crate) fn parts(word: &str) -> Vec<String> {
     let mut out = Vec::new();
     for chunk in word.split([':', '-', '_', '.', '/']) {
         let mut cur = String::new();
@@ -974,6 +976,20 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                 .skip(1)
                 .any(|w| w.contains(":=") || (w.contains('=') && !w.contains("==")));
             let m = m.unwrap_or_else(|| if data { "POST".into() } else { "GET".into() });
+            (m, url)
+        }
+        "Invoke-WebRequest" | "Invoke-RestMethod" => {
+            let data = ["-Body", "-InFile", "-Form"].iter().any(|f| v.has_flag(f));
+            let m = v
+                .cmd
+                .flag_value("-Method")
+                .map(str::to_ascii_uppercase)
+                .unwrap_or_else(|| if data { "POST".into() } else { "GET".into() });
+            let url = v.cmd.flag_value("-Uri").map(str::to_string).or_else(|| {
+                pos.iter()
+                    .find(|w| looks_like_url(w))
+                    .map(|w| w.to_string())
+            });
             (m, url)
         }
         "gh" => {

