@@ -61,4 +61,4 @@ pub use rule::{
 };
 pub use ruleset::RuleSet;
 pub use scoring::{ExecClass, ExecInfo, executable};
-pub use testing::{FailureKind, TestFailure, TestReport, test_rule, test_rules};
+pub use testing::{FailureKind, TestFailure, TestReport, example_shell, test_rule, test_rules};

@@ -1,6 +1,7 @@
 //! `riskgate rules test`: every rule's examples through the full pipeline (parse → match). A
 //! `match` example must trigger that very rule id; a `not_match` example must not. A rule
-//! without both kinds of examples fails.
+//! without both kinds of examples fails. An example written `pwsh> TEXT` is read as PowerShell,
+//! `cmd> TEXT` as cmd.exe.
 
 use std::fmt;
 
@@ -90,6 +91,28 @@ impl fmt::Display for TestReport {
     }
 }
 
+/// The shell an example is written for, and its text: `pwsh> TEXT` is PowerShell, `cmd> TEXT`
+/// is cmd.exe, anything else bash (clearly PowerShell text read as PowerShell too).
+pub fn example_shell(ex: &str) -> (Option<riskgate_shell::Shell>, &str) {
+    use riskgate_shell::Shell;
+    for (prefix, shell) in [
+        ("pwsh> ", Shell::PowerShell),
+        ("powershell> ", Shell::PowerShell),
+        ("cmd> ", Shell::Cmd),
+        ("bash> ", Shell::Bash),
+    ] {
+        if let Some(rest) = ex.strip_prefix(prefix) {
+            return (Some(shell), rest);
+        }
+    }
+    (None, ex)
+}
+
+fn parse_example(ex: &str) -> riskgate_shell::ParsedCommand {
+    let (shell, text) = example_shell(ex);
+    riskgate_shell::parse_as(text, shell)
+}
+
 /// Test one rule's examples.
 pub fn test_rule(rule: &Rule) -> Vec<TestFailure> {
     let fail = |kind, detail: Option<String>| TestFailure {
@@ -111,13 +134,13 @@ pub fn test_rule(rule: &Rule) -> Vec<TestFailure> {
         out.push(fail(FailureKind::MissingNotMatchExamples, None));
     }
     for ex in rule.examples_match() {
-        let parsed = riskgate_shell::parse(ex);
+        let parsed = parse_example(ex);
         if !matcher::rule_triggers(rule, &parsed) {
             out.push(fail(FailureKind::NotTriggered, Some(ex.to_string())));
         }
     }
     for ex in rule.examples_not_match() {
-        let parsed = riskgate_shell::parse(ex);
+        let parsed = parse_example(ex);
         if matcher::rule_triggers(rule, &parsed) {
             out.push(fail(FailureKind::FalseTrigger, Some(ex.to_string())));
         }
