@@ -300,3 +300,44 @@ fn env_file_from_its_template_is_medium() {
         assert_eq!(level(c), "HIGH", "{c}");
     }
 }
+
+/// The README's Windows examples behave as written (section "Windows: PowerShell and
+/// cmd.exe"): the strings are data, never run.
+#[test]
+fn readme_windows_examples() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
+            .expect("README.md");
+    for (shell, command, level, decision) in [
+        ("powershell", r"ri C:\Users\me -r -fo", "CRITICAL", "deny"),
+        ("cmd", "rd /s /q %SystemRoot%", "CRITICAL", "deny"),
+        (
+            "powershell",
+            r"Remove-Item .\dist -Recurse -Force",
+            "SAFE",
+            "allow",
+        ),
+    ] {
+        assert!(
+            readme.contains(&format!("riskgate check --shell {shell} '{command}'")),
+            "{command} is no longer in the README"
+        );
+        let out = common::riskgate(dir.path())
+            .args([
+                "check",
+                "--no-prompt",
+                "--format",
+                "json",
+                "--shell",
+                shell,
+                "--",
+                command,
+            ])
+            .output()
+            .expect("check runs");
+        let v = json_of(&out.stdout);
+        assert_eq!(v["level"], level, "{command}: {v}");
+        assert_eq!(v["decision"], decision, "{command}: {v}");
+    }
+}
