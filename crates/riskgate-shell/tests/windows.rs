@@ -397,6 +397,10 @@ fn what_cannot_be_read_is_incomplete() {
         "Write-Output \"unclosed",
         "if ($x) { Remove-Item C:\\x",
         "Get-Date; (Stop-Computer",
+        // here-strings that no line closes, even when quotes after them pair up
+        "$s = @'\nGet-ChildItem\n$t = @'\nGet-Date\n",
+        "Write-Output @\"\n$(Get-Date)\n",
+        "if ($x) { $s = @'\nGet-ChildItem\n$t = @'\n }",
     ] {
         let p = ps(text);
         assert!(!p.fully_parsed, "{text} should be incomplete");

@@ -168,6 +168,19 @@ pub(crate) fn here_end(s: &Src, i: usize) -> Option<usize> {
     None
 }
 
+/// Whether `@'`/`@"` at `i` is a here-string header: only blanks after it on its line, and a
+/// line after it.
+pub(crate) fn here_header(s: &Src, i: usize) -> bool {
+    let mut j = i + 2;
+    while j < s.len() && s.at(j) != '\n' {
+        if !is_space(s.at(j)) && s.at(j) != '\r' {
+            return false;
+        }
+        j += 1;
+    }
+    j < s.len()
+}
+
 /// The body of the here-string `s[i..end]`.
 pub(crate) fn here_body(s: &Src, i: usize, end: usize) -> String {
     let mut from = i + 2;
@@ -346,7 +359,13 @@ pub(crate) fn statements(s: &Src, from: usize, to: usize) -> (Vec<Statement>, Op
         } else if is_double_quote(c) {
             Some(double_end(s, j).ok_or("a double-quoted string is not closed"))
         } else if c == '@' && (is_single_quote(s.at(j + 1)) || is_double_quote(s.at(j + 1))) {
-            here_end(s, j).map(Ok)
+            match here_end(s, j) {
+                Some(e) => Some(Ok(e)),
+                // A here-string header (`@'` ending its line) that no line closes: the rest
+                // of the text is its body, never commands read some other way.
+                None if here_header(s, j) => Some(Err("a here-string is not closed")),
+                None => None,
+            }
         } else if matches!(c, '(' | '{' | '[') {
             Some(group_end(s, j).ok_or(match c {
                 '(' => "a parenthesis is not closed",
