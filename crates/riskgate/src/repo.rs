@@ -145,26 +145,28 @@ pub fn runner_view(a: Assessment, publish_is_purpose: bool) -> Assessment {
 /// downloads run, secrets read or sent, the network — keeps its level.
 pub fn image_view(a: Assessment) -> Assessment {
     let in_image = |f: &Finding| {
-        let effect_on_image = [
-            "effect.delete.",
-            "effect.overwrite.",
-            "effect.modify.",
-            "effect.permissions.",
-        ]
-        .iter()
-        .filter_map(|p| f.rule_id.strip_prefix(p))
-        .any(|class| {
-            matches!(
-                class,
-                "system" | "logs" | "persistence" | "home" | "user_data" | "unknown" | "root"
-            )
-        });
+        let effect_on_image = ["effect.delete.", "effect.overwrite.", "effect.modify."]
+            .iter()
+            .filter_map(|p| f.rule_id.strip_prefix(p))
+            .any(|class| {
+                matches!(
+                    class,
+                    "system" | "logs" | "persistence" | "home" | "user_data" | "unknown" | "root"
+                )
+            });
         // the image's files, or its logs (cleaned so a layer does not carry them)
         let local_files = f.tags.iter().any(|t| t == "filesystem" || t == "logs")
             && !f.tags.iter().any(|t| {
                 matches!(
                     t.as_str(),
-                    "exfiltration" | "secrets" | "credentials" | "remote-code" | "disk" | "device"
+                    "exfiltration"
+                        | "secrets"
+                        | "credentials"
+                        | "remote-code"
+                        | "disk"
+                        | "device"
+                        | "permissions"
+                        | "privilege"
                 )
             });
         effect_on_image || local_files
