@@ -236,7 +236,11 @@ pub(super) fn call_args(code: &str, j: usize, lang: Language) -> (Option<Vec<Val
             let mut e = k;
             let mut depth = 0i32;
             let stop = b.len().min(k.saturating_add(WINDOW));
-            if stop < b.len() && !code[k..stop].contains(['\n', ';']) {
+            // bytes, not `str` slicing: `stop` may fall inside a multi-byte character
+            if stop < b.len()
+                && b.get(k..stop)
+                    .is_some_and(|s| !s.iter().any(|&c| c == b'\n' || c == b';'))
+            {
                 WINDOW_HIT.with(|w| w.set(true));
             }
             while e < stop {
