@@ -108,34 +108,7 @@ pub fn runner_view(a: Assessment, publish_is_purpose: bool) -> Assessment {
             // the pipeline's own rules (privileged triggers, injection, unpinned code)
             || (publish_is_purpose && f.tags.iter().any(|t| t == "publish"))
     };
-    if !a
-        .findings
-        .iter()
-        .any(|f| f.level > RiskLevel::Medium && is_runner_write(f))
-    {
-        return a;
-    }
-    let degraded = a.degraded;
-    let effects = a.effects;
-    let findings = a
-        .findings
-        .into_iter()
-        .map(|mut f| {
-            if f.level > RiskLevel::Medium && is_runner_write(&f) {
-                f.level = RiskLevel::Medium;
-                // room for the other findings' bump (at most 10 points): the whole stays MEDIUM
-                f.score = f
-                    .score
-                    .min(RiskLevel::Medium.max_score().saturating_sub(10));
-                f.description = format!("{} (in a CI job)", f.description);
-            }
-            f
-        })
-        .collect();
-    let mut out = Assessment::from_findings(a.kind, a.input, findings);
-    out.degraded = degraded;
-    out.effects = effects;
-    out
+    cap_at_medium(a, is_runner_write, "in a CI job")
 }
 
 /// The assessment of a Dockerfile's `RUN`: it changes the image being built, not a machine.
@@ -171,10 +144,17 @@ pub fn image_view(a: Assessment) -> Assessment {
             });
         effect_on_image || local_files
     };
+    cap_at_medium(a, in_image, "in the image being built")
+}
+
+/// `a` with every finding above MEDIUM that `capped` selects lowered to MEDIUM (its
+/// description saying `why`), keeping room for the other findings' bump: when nothing above
+/// MEDIUM is left, several MEDIUM findings of one action do not add up to HIGH again.
+fn cap_at_medium(a: Assessment, capped: impl Fn(&Finding) -> bool, why: &str) -> Assessment {
     if !a
         .findings
         .iter()
-        .any(|f| f.level > RiskLevel::Medium && in_image(f))
+        .any(|f| f.level > RiskLevel::Medium && capped(f))
     {
         return a;
     }
@@ -184,19 +164,17 @@ pub fn image_view(a: Assessment) -> Assessment {
         .findings
         .into_iter()
         .map(|mut f| {
-            if f.level > RiskLevel::Medium && in_image(&f) {
+            if f.level > RiskLevel::Medium && capped(&f) {
                 f.level = RiskLevel::Medium;
-                // room for the other findings' bump (at most 10 points): the whole stays MEDIUM
                 f.score = f
                     .score
                     .min(RiskLevel::Medium.max_score().saturating_sub(10));
-                f.description = format!("{} (in the image being built)", f.description);
+                f.description = format!("{} ({why})", f.description);
             }
             f
         })
         .collect();
     let mut out = Assessment::from_findings(a.kind, a.input, findings);
-    // several MEDIUM findings of one deletion must not add up to HIGH again
     if out.findings.iter().all(|f| f.level <= RiskLevel::Medium) && out.level > RiskLevel::Medium {
         out.level = RiskLevel::Medium;
         out.score = out.score.min(RiskLevel::Medium.max_score());
