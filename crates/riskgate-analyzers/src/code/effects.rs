@@ -1,6 +1,7 @@
 //! Code rated by what its parts do together (issue 16 item 5), on top of the per-call rules:
 //! processes killed over a process listing (bulk), sockets wired to a shell (reverse shells),
-//! file contents sent over raw sockets, deserialization and `eval` of data that came from the
+//! what code sends off the machine ([`super::sends`]: file contents over raw sockets, credential
+//! files read and then posted), deserialization and `eval` of data that came from the
 //! network or the user, commands chosen at run time, a download that is later run, writes and
 //! ownership changes on system and persistence paths, native calls into libc, bulk removal
 //! of containers and administrator grants through cloud SDKs.
@@ -17,6 +18,7 @@ use super::commands as cmd;
 use super::matchers::{self as m, call_hit, cmd_hit};
 use super::resources;
 use super::rule::{Hit, RiskRule};
+use super::sends;
 
 use RiskLevel::{Critical, High, Low};
 
@@ -69,10 +71,19 @@ pub(crate) fn rules() -> Vec<RiskRule> {
             "socket_file_send",
             High,
             "Sends file contents or the environment over a raw network socket",
-            socket_send,
+            sends::socket_send,
         )
         .score(76)
         .tags(&["effect:send", "network", "exfiltration"]),
+        rule(
+            "secret_file_send",
+            Critical,
+            "Reads credential files (cloud keys, SSH private keys, package tokens) and sends data over the network",
+            sends::secret_file_send,
+        )
+        .score(90)
+        .tags(&["effect:send", "network", "exfiltration", "credentials"])
+        .mitigation("Keep credential files on the machine; pass one scoped token through the environment to the service that needs it"),
         rule(
             "untrusted_deserialization",
             High,
@@ -140,7 +151,7 @@ fn is_shell_prog(p: &str) -> bool {
     )
 }
 
-fn args_text(c: &Call) -> String {
+pub(super) fn args_text(c: &Call) -> String {
     c.args
         .iter()
         .map(|a| a.text.as_str())
@@ -338,34 +349,6 @@ fn bulk_kill(a: &Analysis) -> Vec<Hit> {
         }
     }
     out
-}
-
-fn socket_send(a: &Analysis) -> Vec<Hit> {
-    if !any_call(a, m::is_socket_connect) {
-        return Vec::new();
-    }
-    let reads_outside = a.calls.iter().any(|c| {
-        let p = c.arg(0).and_then(|x| x.value.text()).unwrap_or("");
-        let reads = m::is_open(c) && !m::is_file_write(c)
-            || matches!(
-                c.method.as_str(),
-                "readFileSync" | "readFile" | "read_text" | "read_bytes"
-            );
-        (reads && (p.starts_with('/') || p.starts_with('~') || resources::is_sensitive_path(p)))
-            || args_text(c).contains("expanduser")
-            || args_text(c).contains("os.environ")
-            || args_text(c).contains("process.env")
-    });
-    if !reads_outside {
-        return Vec::new();
-    }
-    m::calls(a, |c| {
-        matches!(c.method.as_str(), "send" | "sendall" | "sendto" | "write")
-            && (c.unresolved_receiver
-                || c.name.to_ascii_lowercase().contains("socket")
-                || c.name.starts_with("?."))
-            && !m::is_file_write(c)
-    })
 }
 
 fn untrusted_deserialization(a: &Analysis) -> Vec<Hit> {

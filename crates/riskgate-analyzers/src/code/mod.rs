@@ -21,6 +21,7 @@ mod loops;
 mod matchers;
 mod resources;
 mod rule;
+mod sends;
 mod shell_words;
 mod tempdirs;
 mod token;
