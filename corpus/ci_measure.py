@@ -77,9 +77,11 @@ def line_levels(report):
                 loc = fd.get("location") or {}
                 line = loc.get("line", r["line"])
                 lv = LEVELS.index(fd["level"])
-                cur = out.get(line, (0, []))
-                ids = cur[1] + [f"{fd['rule_id']}:{fd['level']}"]
-                out[line] = (max(cur[0], lv), ids)
+                # a finding over several lines (a flow) is placed on its first and last line
+                for at in {line, loc.get("end_line", line)}:
+                    cur = out.get(at, (0, []))
+                    ids = cur[1] + [f"{fd['rule_id']}:{fd['level']}"]
+                    out[at] = (max(cur[0], lv), ids)
     return out
 
 

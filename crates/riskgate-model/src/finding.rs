@@ -33,6 +33,10 @@ pub struct Location {
     /// 1-based column.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub column: Option<u32>,
+    /// 1-based last line, when the finding covers several lines of a file: a flow from one
+    /// step of a script to a later one (a dump written on one line, uploaded on the next).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u32>,
     /// Free-form context: a workflow node and parameter (`node build / command`), or the chain
     /// of wrappers a command was found under (`sudo > bash -c`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

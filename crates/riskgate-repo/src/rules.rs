@@ -124,6 +124,7 @@ pub fn finding_for(notice: &Notice, path: &str) -> Finding {
         line: Some(notice.line),
         column: Some(notice.column),
         context: Some(notice.context.clone()),
+        end_line: None,
     });
     f
 }

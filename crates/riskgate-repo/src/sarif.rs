@@ -73,6 +73,14 @@ pub fn to_sarif(report: &ScanReport, version: &str) -> Value {
                     r.context,
                     truncate(&matched, 200)
                 );
+                let mut region = json!({
+                    "startLine": line,
+                    "startColumn": column,
+                    "snippet": {"text": truncate(&snippet, 400)}
+                });
+                if let Some(end) = loc.end_line.filter(|&e| e > line) {
+                    region["endLine"] = json!(end);
+                }
                 results.push((
                     f.rule_id.clone(),
                     json!({
@@ -82,11 +90,7 @@ pub fn to_sarif(report: &ScanReport, version: &str) -> Value {
                         "locations": [{
                             "physicalLocation": {
                                 "artifactLocation": {"uri": file.path, "uriBaseId": "%SRCROOT%"},
-                                "region": {
-                                    "startLine": line,
-                                    "startColumn": column,
-                                    "snippet": {"text": truncate(&snippet, 400)}
-                                }
+                                "region": region
                             }
                         }],
                         "partialFingerprints": {

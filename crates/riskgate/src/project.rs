@@ -620,6 +620,7 @@ fn placed(
         line: Some(line),
         column: Some(column),
         context: Some(format!("{} of {rel}", s.context)),
+        end_line: None,
     });
     f
 }

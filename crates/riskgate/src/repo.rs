@@ -64,6 +64,15 @@ pub fn assess_snippet(engine: &Engine, path: &str, snippet: &Snippet, cwd: &Path
             }
             _ => snippet.position_of(offset),
         };
+        // a finding whose span runs over several lines (a flow from one step to a later
+        // one) names its last line too, so a report places it on both steps
+        let end_line = match (snippet.lang, f.span) {
+            (SnippetLang::Code(_), _) | (_, None) => None,
+            (_, Some(s)) => {
+                let end = s.end.saturating_sub(shift).saturating_sub(1).max(offset);
+                Some(snippet.position_of(end).0).filter(|&l| l > line)
+            }
+        };
         f.location = Some(Location {
             file: Some(path.to_string()),
             line: Some(line),
@@ -72,6 +81,7 @@ pub fn assess_snippet(engine: &Engine, path: &str, snippet: &Snippet, cwd: &Path
                 Some(c) => format!("{}; {c}", snippet.context),
                 None => snippet.context.clone(),
             }),
+            end_line,
         });
     }
     a

@@ -209,6 +209,49 @@ fn oversized_and_unreadable_files_are_not_analyzed_high() {
     }
 }
 
+#[test]
+fn a_flow_across_script_lines_is_placed_on_both_steps() {
+    // the dump is written on line 3 and leaves on line 4: the finding names both lines, in the
+    // scan's location and in the SARIF region
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("backup.sh"),
+        "#!/bin/sh\nOUT=/tmp/db.sql.gz\npg_dump \"$PROD_DATABASE_URL\" | gzip > \"$OUT\"\ngsutil cp \"$OUT\" gs://acme-public/backups/\nrm -f \"$OUT\"\n",
+    )
+    .unwrap();
+    let r = scan_tree(&Engine::builtin(), None, dir.path());
+    let flow = r
+        .files
+        .iter()
+        .flat_map(|f| f.results.iter())
+        .flat_map(|r| r.findings.iter())
+        .find(|f| f.rule_id == "flow.dump-sent")
+        .expect("the dump sent is found");
+    let loc = flow.location.as_ref().unwrap();
+    assert_eq!((loc.line, loc.end_line), (Some(3), Some(4)));
+    let sarif = riskgate::repo_files::sarif::to_sarif(&r, "0.0.0-test");
+    let region = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["ruleId"] == "flow.dump-sent")
+        .map(|x| x["locations"][0]["physicalLocation"]["region"].clone())
+        .unwrap();
+    assert_eq!(
+        (region["startLine"].as_u64(), region["endLine"].as_u64()),
+        (Some(3), Some(4))
+    );
+    // a one-line finding has no end line
+    let rm = r
+        .files
+        .iter()
+        .flat_map(|f| f.results.iter())
+        .flat_map(|r| r.findings.iter())
+        .find(|f| f.location.as_ref().and_then(|l| l.line) == Some(5))
+        .unwrap();
+    assert_eq!(rm.location.as_ref().unwrap().end_line, None);
+}
+
 /// A validator of the SARIF 2.1.0 schema (the schema is checked against its meta-schema).
 fn sarif_validator(schema: &serde_json::Value) -> jsonschema::Validator {
     jsonschema::validator_for(schema).unwrap()
