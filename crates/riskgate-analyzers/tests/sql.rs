@@ -260,6 +260,11 @@ fn redis_and_mongo() {
     assert_eq!(assess_redis("KEYS *", &o).level, Medium);
     assert_eq!(assess_redis("SHUTDOWN NOSAVE", &o).level, High);
     assert_eq!(assess_redis("SET a 1", &PROD).level, Medium);
+    // a stream or list trimmed to nothing loses every entry; a bounded trim keeps the tail
+    assert_eq!(assess_redis("XTRIM events MAXLEN 0", &o).level, Medium);
+    assert_eq!(assess_redis("XTRIM events MAXLEN ~ 0", &PROD).level, High);
+    assert_eq!(assess_redis("LTRIM queue 1 0", &o).level, Medium);
+    assert_eq!(assess_redis("XTRIM events MAXLEN ~ 10000", &o).level, Low);
     assert_eq!(assess_mongo("db.dropDatabase()", &o).level, Critical);
     assert_eq!(assess_mongo("db.orders.drop()", &o).level, High);
     assert_eq!(assess_mongo("db.orders.deleteMany({})", &o).level, High);

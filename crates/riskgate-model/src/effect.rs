@@ -680,17 +680,43 @@ pub fn is_backup_name(base: &str) -> bool {
 
 /// `w` without the last label of each dotted name in it: a top-level domain names no
 /// environment (`acme.dev`, `shop.test`, `api.live`), a subdomain does (`app.dev.acme.io`).
+/// Hosts of vendors' own services whose words name the vendor's product, not the user's
+/// environment (`https://dev.azure.com/acme` is Azure DevOps, `login.live.com` a login page).
+const VENDOR_HOSTS: &[&str] = &["dev.azure.com", "live.com", "dev.to", "dev.mysql.com"];
+
+fn is_vendor_host(seg: &str) -> bool {
+    let h = seg.to_ascii_lowercase();
+    VENDOR_HOSTS
+        .iter()
+        .any(|v| h == *v || h.strip_suffix(v).is_some_and(|p| p.ends_with('.')))
+}
+
 fn without_tlds(w: &str) -> String {
     let mut out = String::with_capacity(w.len());
     for (i, seg) in w.split(['/', ':', '@', '?', '#', '=', ',']).enumerate() {
         if i > 0 {
             out.push(' ');
         }
+        if is_vendor_host(seg) {
+            continue;
+        }
         match seg.rsplit_once('.') {
+            // internal names end in an environment (`cache.prod`, `db.staging`): not a TLD
             Some((head, tld))
                 if !head.is_empty()
                     && !tld.is_empty()
-                    && tld.chars().all(|c| c.is_ascii_alphabetic()) =>
+                    && tld.chars().all(|c| c.is_ascii_alphabetic())
+                    && !matches!(
+                        tld.to_ascii_lowercase().as_str(),
+                        "prod"
+                            | "production"
+                            | "prd"
+                            | "staging"
+                            | "stage"
+                            | "stg"
+                            | "preprod"
+                            | "uat"
+                    ) =>
             {
                 out.push_str(head);
             }
@@ -698,6 +724,21 @@ fn without_tlds(w: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `token` qualifies `name` as an environment: anywhere but first (`app_ci`,
+/// `build-pr-482-x7f2k`), or first with only a number after it (`pr-512`); not first before
+/// another word (`ci-deployer` is an account of the CI system).
+fn ends_name(name: &str, token: &str) -> bool {
+    let mut words = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty());
+    match words.next() {
+        Some(first) if first.eq_ignore_ascii_case(token) => {
+            words.all(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        }
+        _ => true,
+    }
 }
 
 /// The environment named by words (resource names, flag values, profiles, contexts, URLs):
@@ -717,9 +758,12 @@ where
         {
             let t = token.to_ascii_lowercase();
             let t = t.trim_end_matches(|c: char| c.is_ascii_digit());
-            // `ci` and `pr` name an environment inside a name (`build-pr-482`, `app_ci`), not
-            // as a word of their own, which is a subcommand (`glab ci delete`, `gh pr close`)
-            if matches!(t, "ci" | "pr") && whole.eq_ignore_ascii_case(token) {
+            // `ci` and `pr` name an environment at the end of a name (`build-pr-482`,
+            // `app_ci`), not as a word of their own, which is a subcommand (`glab ci delete`,
+            // `gh pr close`), nor before another word (`ci-deployer` is a CI account)
+            if matches!(t, "ci" | "pr")
+                && (whole.eq_ignore_ascii_case(token) || !ends_name(whole, token))
+            {
                 continue;
             }
             let env = match t {
@@ -820,6 +864,26 @@ mod tests {
         assert_eq!(classify_env(["my-api-staging"]), Environment::Staging);
         assert_eq!(classify_env(["products", "liveness"]), Environment::Unknown);
         assert_eq!(classify_env(["acme-web-pr-512"]), Environment::Dev);
+        assert_eq!(classify_env(["app_ci"]), Environment::Dev);
+        assert_eq!(classify_env(["build-pr-482-x7f2k"]), Environment::Dev);
+        assert_eq!(classify_env(["pr-512"]), Environment::Dev);
+        assert_eq!(
+            classify_env(["--user-name", "ci-deployer"]),
+            Environment::Unknown
+        );
+        // a vendor's own host names its product, not an environment
+        assert_eq!(
+            classify_env(["--org", "https://dev.azure.com/acme"]),
+            Environment::Unknown
+        );
+        assert_eq!(
+            classify_env(["https://dev.azure.com/acme-prod"]),
+            Environment::Prod
+        );
+        assert_eq!(classify_env(["https://api.dev.acme.com"]), Environment::Dev);
+        // an internal name ending in its environment
+        assert_eq!(classify_env(["-h", "streams.prod"]), Environment::Prod);
+        assert_eq!(classify_env(["db.staging"]), Environment::Staging);
         assert_eq!(classify_env(["acme.dev"]), Environment::Unknown);
         assert_eq!(
             classify_env(["https://app.dev.acme.io/x"]),

@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 use riskgate_model::{Finding, RiskLevel};
-use riskgate_shell::SimpleCommand;
+use riskgate_shell::{ParsedCommand, SimpleCommand};
 
 /// `scheme://user:password@host`.
 static URL_CREDENTIALS: LazyLock<Option<Regex>> = LazyLock::new(|| {
@@ -132,6 +132,24 @@ pub(crate) fn text_only_throwaway_urls(text: &str) -> bool {
     any
 }
 
+/// Whether the commands of `parsed` carry credentials on their command lines and every one of
+/// them (and every credential URL of the whole text) is throwaway: for a rule matched on the
+/// raw text. Text the parser kept as nested scripts is not looked into, so then only URLs
+/// count, as in [`text_only_throwaway_urls`].
+pub(crate) fn parsed_only_throwaway(parsed: &ParsedCommand) -> bool {
+    if !parsed.scripts.is_empty() {
+        return text_only_throwaway_urls(&parsed.source);
+    }
+    let creds: Vec<Credential> = parsed.commands.iter().flat_map(credentials).collect();
+    if creds.is_empty() {
+        return text_only_throwaway_urls(&parsed.source);
+    }
+    let no_urls = URL_CREDENTIALS
+        .as_ref()
+        .is_none_or(|re| !re.is_match(&parsed.source));
+    creds.iter().all(throwaway) && (no_urls || text_only_throwaway_urls(&parsed.source))
+}
+
 fn credentials(cmd: &SimpleCommand) -> Vec<Credential> {
     let mut out = Vec::new();
     let words: Vec<&str> = cmd
@@ -171,6 +189,33 @@ fn credentials(cmd: &SimpleCommand) -> Vec<Credential> {
         {
             out.push(Credential {
                 value: value.to_string(),
+                user: None,
+                host: None,
+            });
+        }
+    }
+    // `--api-key VALUE`, `--token=VALUE`, `--client-secret VALUE`: a long option whose name
+    // says its value is a credential
+    let argv: Vec<&str> = cmd.raw_argv.iter().map(|w| w.text.as_str()).collect();
+    for (i, a) in argv.iter().enumerate().skip(1) {
+        let Some(opt) = a.strip_prefix("--") else {
+            continue;
+        };
+        let (name, inline) = match opt.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (opt, None),
+        };
+        let lower = name.to_ascii_lowercase();
+        if !SECRET_NAME_WORDS.iter().any(|s| lower.contains(s)) {
+            continue;
+        }
+        let value = match inline {
+            Some(v) => Some(v),
+            None => argv.get(i + 1).copied().filter(|v| !v.starts_with('-')),
+        };
+        if let Some(v) = value.filter(|v| !v.starts_with('$') && !v.contains("://")) {
+            out.push(Credential {
+                value: v.to_string(),
                 user: None,
                 host: None,
             });
@@ -288,6 +333,8 @@ mod tests {
             "DATABASE_URL=postgres://postgres:test@db:5432/postgres npm run migrate",
             "PGPASSWORD=postgres psql -h db -U postgres",
             "redis-cli -u redis://default:changeme@cache:6379 ping",
+            "stripe customers list --api-key sk_test_51Hx0000000000",
+            "mycli deploy --token=dev-token-123",
         ] {
             assert!(only_throwaway_credentials(&cmd(c)), "{c}");
         }
@@ -300,6 +347,8 @@ mod tests {
             "psql postgres://app:Xk29sLq8vQ@db.prod.internal:5432/app",
             "docker run -e STRIPE_SECRET_KEY=sk_live_51Habc123 app",
             "PGPASSWORD=Xk29sLq8vQ psql -h db.prod.internal -U app",
+            "stripe customers list --api-key sk_live_51Hx9Qa0Zr",
+            "stripe customers list --api-key sk_test_51Hx0000 --client-secret Qz81vLp0",
             // no credential at all: nothing to call throwaway
             "mysql -h 127.0.0.1 -u dev app_dev",
             "psql \"$DATABASE_URL\"",

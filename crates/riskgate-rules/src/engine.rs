@@ -283,7 +283,7 @@ impl CommandEngine {
                     .get(i)
                     .is_some_and(|v| credscope::only_throwaway_credentials(v.cmd)),
                 // every credential URL of the whole text, not only the one matched first
-                Hit::Raw(_) => credscope::text_only_throwaway_urls(&parsed.source),
+                Hit::Raw(_) => credscope::parsed_only_throwaway(parsed),
                 Hit::Script(k, _) => parsed
                     .scripts
                     .get(k)

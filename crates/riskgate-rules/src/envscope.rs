@@ -125,8 +125,36 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
     // it (`DELETE localhost:9200/_all`, `logs-*`, FLUSHALL) is not presumed harmless.
     match classify_env(named) {
         Environment::Unknown if loopback && !everything => Environment::Dev,
+        // the compose project of the working directory on this machine's daemon: the
+        // project's own stack (`docker compose down -v` resets its volumes)
+        Environment::Unknown if is_local_compose(cmd) => Environment::Dev,
         env => env,
     }
+}
+
+/// A compose command (`docker compose`, `docker-compose`, `podman compose`) run here, against
+/// the local daemon: not on a remote host, not with another daemon's host or context.
+fn is_local_compose(cmd: &SimpleCommand) -> bool {
+    let compose = match cmd.program.as_str() {
+        "docker-compose" | "podman-compose" => true,
+        "docker" | "podman" => cmd
+            .positionals()
+            .next()
+            .is_some_and(|w| w.text == "compose"),
+        _ => false,
+    };
+    let elsewhere = |w: &str| {
+        matches!(w, "-H" | "--host" | "--context" | "-c")
+            || w.starts_with("--host=")
+            || w.starts_with("--context=")
+            || w.starts_with("-H=")
+    };
+    let daemon_var = |name: &str| matches!(name, "DOCKER_HOST" | "DOCKER_CONTEXT");
+    compose
+        && cmd.remote.is_none()
+        && !cmd.args.iter().any(|w| elsewhere(&w.text))
+        && !cmd.assignments.iter().any(|(n, _)| daemon_var(n))
+        && !cmd.context_env.iter().any(|(n, _)| daemon_var(n))
 }
 
 /// Whether `cmd` runs once per entry of a file listing of project paths (`ls -dt previews/*/
@@ -238,6 +266,26 @@ mod tests {
             Environment::Unknown
         );
         assert_eq!(env("dropdb shop"), Environment::Unknown);
+        // the working directory's compose stack on this machine is the project's own
+        assert_eq!(env("docker compose down -v"), Environment::Dev);
+        assert_eq!(env("docker-compose down --volumes"), Environment::Dev);
+        assert_eq!(
+            env("docker-compose -f docker-compose.prod.yml down -v"),
+            Environment::Prod
+        );
+        assert_eq!(
+            env("docker -H ssh://deploy@10.0.0.5 compose down -v"),
+            Environment::Unknown
+        );
+        assert_eq!(
+            env("DOCKER_HOST=tcp://db1:2376 docker compose down -v"),
+            Environment::Unknown
+        );
+        assert_eq!(
+            env("ssh app-1 'docker compose down -v'"),
+            Environment::Unknown
+        );
+        assert_eq!(env("docker volume rm pgdata"), Environment::Unknown);
         assert_eq!(
             env("export RAILS_ENV=test\nbin/rails db:drop"),
             Environment::Dev

@@ -317,10 +317,12 @@ impl Engine {
             let command = parsed.commands.get(nested.command_index);
             // SQL, Redis and Mongo sent to a development or test database are at most MEDIUM
             // (the client's own shell escapes are rated as commands, unscoped).
-            let development = command.is_some_and(|c| {
-                riskgate_rules::command_environment(c) == riskgate_model::effect::Environment::Dev
-            });
-            let found = self.analyze_nested(nested, development);
+            // ... and data changes sent to a production one (`psql -h db.prod…`, `redis-cli
+            // -h redis-prod`) rate one level higher, as under a production policy.
+            let env = command.map(riskgate_rules::command_environment);
+            let development = env == Some(riskgate_model::effect::Environment::Dev);
+            let production = env == Some(riskgate_model::effect::Environment::Prod);
+            let found = self.analyze_nested(nested, development, production);
             for mut f in found {
                 f.span = command.map(|c| c.span);
                 f.location = Some(Location {
@@ -335,7 +337,16 @@ impl Engine {
         out
     }
 
-    fn analyze_nested(&self, nested: &NestedInput, development: bool) -> Vec<Finding> {
+    fn analyze_nested(
+        &self,
+        nested: &NestedInput,
+        development: bool,
+        production: bool,
+    ) -> Vec<Finding> {
+        let prod_opts = SqlOptions {
+            environment: riskgate_analyzers::Environment::Production,
+        };
+        let sql_opts = if production { &prod_opts } else { &self.sql };
         let scoped = |mut found: Vec<Finding>| {
             if development {
                 found
@@ -357,7 +368,7 @@ impl Engine {
                     "sqlite3" | "sqlite" => Dialect::Sqlite,
                     _ => Dialect::Generic,
                 };
-                let mut found = scoped(sql_findings(&nested.text, dialect, &self.sql));
+                let mut found = scoped(sql_findings(&nested.text, dialect, sql_opts));
                 // `\\! CMD`, `.shell CMD`: the client runs a shell command
                 for cmd in riskgate_analyzers::sql::shell_escapes(&nested.text) {
                     found.extend(self.assess_command(&cmd).findings);
@@ -369,8 +380,8 @@ impl Engine {
             NestedLanguage::Perl => code(Language::Perl),
             NestedLanguage::Ruby => code(Language::Ruby),
             NestedLanguage::Php => code(Language::Php),
-            NestedLanguage::Redis => scoped(redis_findings(&nested.text, &self.sql)),
-            NestedLanguage::Mongo => scoped(mongo_findings(&nested.text, &self.sql)),
+            NestedLanguage::Redis => scoped(redis_findings(&nested.text, sql_opts)),
+            NestedLanguage::Mongo => scoped(mongo_findings(&nested.text, sql_opts)),
         }
     }
 }

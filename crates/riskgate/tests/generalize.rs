@@ -356,3 +356,61 @@ fn a_dockerfile_run_changes_the_image_not_a_machine() {
         assert!(image(cmd) >= RiskLevel::High, "{cmd}: {:?}", image(cmd));
     }
 }
+
+#[test]
+fn round14_mechanisms_rate_what_the_command_does() {
+    // a mode that takes read access from everyone locks the owner (or the system) out
+    at_least_high(&[
+        "chmod 000 ~/.ssh",
+        "sudo chmod a-r /etc/shadow",
+        "chmod -R 0 /var/lib/postgresql",
+    ]);
+    at_most_medium(&[
+        "chmod 700 ~/.ssh",
+        "chmod go-rwx ~/.ssh",
+        "chmod 000 ./build/tmp.lock",
+    ]);
+    // security requirements dropped, system-wide crypto made legacy
+    at_least_high(&[
+        "sudo update-crypto-policies --set LEGACY",
+        "aws iam update-account-password-policy --minimum-password-length 6 --no-require-symbols",
+        "acmectl org update --no-enforce-mfa",
+    ]);
+    // a secret unset from a service, a variable unset in production, a value set to nothing
+    at_least_high(&[
+        "travis env unset AWS_SECRET_ACCESS_KEY -r acme/api",
+        "heroku config:unset DATABASE_URL --app acme-prod",
+        "conjur variable set -i prod/db/password -v ''",
+    ]);
+    at_most_medium(&["heroku config:unset DEBUG -a shop-staging"]);
+    // backups expired, a stream emptied on a production host, a maintainer removed
+    at_least_high(&[
+        "pgbackrest --stanza=main --repo=1 expire --repo1-retention-full=1",
+        "redis-cli -h streams.prod XTRIM events MAXLEN 0",
+        "cargo owner --remove alice acme-proto",
+    ]);
+    at_most_medium(&["redis-cli -h 127.0.0.1 XTRIM events MAXLEN 0"]);
+    // a vendor's host is not an environment; an account named after CI is not a CI resource
+    at_least_high(&[
+        "az pipelines delete --id 42 --org https://dev.azure.com/acme --project web --yes",
+        "aws iam delete-access-key --user-name ci-deployer --access-key-id AKIAIOSFODNN7EXAMPLE",
+    ]);
+    // the working directory's compose stack is the project's own; another daemon's is not
+    at_most_medium(&[
+        "docker compose down -v --remove-orphans\ndocker compose up -d --build",
+        "terraform output -json",
+        "stripe customers delete cus_TestX9 --api-key sk_test_51Hx0000000000000000",
+    ]);
+    at_least_high(&[
+        "docker-compose -f docker-compose.prod.yml down -v",
+        "DOCKER_HOST=ssh://deploy@10.0.0.5 docker compose down -v",
+        "terraform output -json | jq -r '.db_password.value'",
+        "stripe customers list --api-key sk_live_51Hx9Qa0ZrTq81vLp0",
+    ]);
+    // a unit nobody knows, enabled to start at every boot or login
+    at_least_high(&["systemctl --user enable --now miner.service"]);
+    at_most_medium(&[
+        "sudo systemctl enable --now docker",
+        "systemctl --user enable --now syncthing.service",
+    ]);
+}

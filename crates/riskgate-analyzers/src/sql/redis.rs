@@ -82,6 +82,30 @@ fn rate(words: &[String]) -> Option<(Rating, Vec<String>)> {
             true,
         ),
         "DEL" | "UNLINK" | "GETDEL" => r("redis.del", Medium, "Deletes keys", false, true),
+        // trimmed to nothing: `XTRIM s MAXLEN 0`, `XTRIM s MAXLEN ~ 0`, `LTRIM l 1 0`
+        "XTRIM"
+            if matches!(arg(2).as_str(), "MAXLEN" | "MINID")
+                && words
+                    .iter()
+                    .skip(3)
+                    .find(|w| !matches!(w.as_str(), "~" | "="))
+                    .is_some_and(|w| w == "0") =>
+        {
+            r(
+                "redis.empty-collection",
+                Medium,
+                "Empties a stream or list (every entry deleted)",
+                false,
+                true,
+            )
+        }
+        "LTRIM" if arg(2) == "1" && arg(3) == "0" => r(
+            "redis.empty-collection",
+            Medium,
+            "Empties a stream or list (every entry deleted)",
+            false,
+            true,
+        ),
         "CONFIG" => match arg(1).as_str() {
             "SET" if matches!(arg(2).as_str(), "DIR" | "DBFILENAME") => r(
                 "redis.config-set-dir",

@@ -129,6 +129,34 @@ fn loose_mode(mode: &str) -> bool {
     })
 }
 
+/// Whether a chmod `mode` takes read access away from everyone, the owner included (`000`,
+/// `0000`, `a-r`, `ugo-rwx`, `a=`, `u=,g=,o=`): nobody but root can read the files any more.
+/// Tightening for the others only (`700`, `go-rwx`, `o=`) is not.
+fn locking_mode(mode: &str) -> bool {
+    if !mode.is_empty() && mode.bytes().all(|b| b.is_ascii_digit()) {
+        let v = u32::from_str_radix(mode, 8).unwrap_or(u32::MAX);
+        return v & 0o444 == 0;
+    }
+    let mut owner_loses_read = false;
+    for clause in mode.split(',') {
+        let Some(at) = clause.find(['+', '-', '=']) else {
+            return false;
+        };
+        let (who, rest) = clause.split_at(at);
+        let all = who.is_empty() || who.contains('a') || who.contains('u');
+        if all
+            && (rest.starts_with('-') && rest.contains('r')
+                || rest.starts_with('=') && !rest.contains('r'))
+        {
+            owner_loses_read = true;
+        }
+        if rest.starts_with('+') && rest.contains('r') {
+            return false;
+        }
+    }
+    owner_loses_read
+}
+
 /// Whether the effect a described program has applies to this invocation (`wipefs` without
 /// `--all` only lists signatures; `sfdisk --dump` only reads the table).
 pub(crate) fn described_applies(v: &CommandView<'_>, p: &table::ProgramEffect) -> bool {
@@ -205,6 +233,9 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
         let weight = match (k, v.cmd.program.as_str()) {
             (EffectKind::Permissions, "chmod") if mode.is_some_and(loose_mode) => {
                 super::score::LOOSENS
+            }
+            (EffectKind::Permissions, "chmod") if mode.is_some_and(locking_mode) => {
+                super::score::LOCKS
             }
             (EffectKind::Permissions, "chown" | "chgrp") => super::score::OWNER,
             _ => 0,
@@ -691,11 +722,21 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
             "disable" | "deactivate" | "pause" | "suspend" | "stop" | "mute" | "off"
         )
     });
-    let kind = if switch_off && names_security_control(&text) {
-        EffectKind::Security
-    } else {
-        kind
-    };
+    // dropping requirements (`--no-require-symbols`, `--no-enforce-mfa`,
+    // `--allow-weak-ciphers`) on a modification lowers a policy's protection
+    let drops_requirement = matches!(kind, EffectKind::Modify | EffectKind::Overwrite)
+        && v.cmd.raw_argv.iter().skip(1).any(|w| {
+            let t = w.text.to_ascii_lowercase();
+            [
+                "--no-require",
+                "--no-enforce",
+                "--allow-weak",
+                "--disable-mfa",
+                "--no-mfa",
+            ]
+            .iter()
+            .any(|p| t.starts_with(p))
+        });
     let mut environment = classify_env(env_words(v));
     // a CLI that works in test mode unless told otherwise (`stripe … --live`)
     if let Some((_, live)) = TEST_MODE.iter().find(|(p, _)| *p == v.cmd.program)
@@ -704,6 +745,13 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     {
         environment = Environment::Dev;
     }
+    let kind = if (switch_off && names_security_control(&text)) || drops_requirement {
+        EffectKind::Security
+    } else if kind == EffectKind::Modify && wipes_value(v, &zone, &text, environment) {
+        EffectKind::Delete
+    } else {
+        kind
+    };
     let t = Target {
         class: TargetClass::CloudResource,
         text,
@@ -718,6 +766,42 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         weight: if noun { 8 } else { 0 },
         guessed: true,
     });
+}
+
+/// A modification that removes what it names: a secret unset from a service (`travis env
+/// unset AWS_SECRET_ACCESS_KEY`), any variable unset in production (`heroku config:unset
+/// DATABASE_URL --app acme-prod`), or a value set to nothing
+/// (`conjur variable set -i prod/db/password -v ''`).
+fn wipes_value(
+    v: &CommandView<'_>,
+    zone: &[(usize, &str)],
+    target: &str,
+    environment: Environment,
+) -> bool {
+    let unsets = zone
+        .iter()
+        .flat_map(|(_, w)| parts(w))
+        .any(|p| p == "unset");
+    let lower = target.to_ascii_lowercase();
+    let names_secret = [
+        "secret",
+        "token",
+        "password",
+        "passwd",
+        "api_key",
+        "apikey",
+        "access_key",
+        "private_key",
+        "credential",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    let sets = zone
+        .iter()
+        .flat_map(|(_, w)| parts(w))
+        .any(|p| matches!(p.as_str(), "set" | "put" | "update" | "write"));
+    let empty_value = v.cmd.raw_argv.iter().skip(1).any(|w| w.text.is_empty());
+    (unsets && (names_secret || environment == Environment::Prod)) || (sets && empty_value)
 }
 
 /// Words that name a security control: scanners, audits, firewalls, protections.
@@ -1124,6 +1208,16 @@ mod tests {
         assert!(
             !loose_mode("600") && !loose_mode("755") && !loose_mode("+x") && !loose_mode("u+w")
         );
+        for m in [
+            "000", "0000", "0", "200", "a-r", "ugo-rwx", "a=", "u=,g=,o=", "-r",
+        ] {
+            assert!(locking_mode(m), "{m} locks");
+        }
+        for m in [
+            "700", "600", "400", "go-rwx", "o=", "g-w", "u+x", "a=r", "", "x",
+        ] {
+            assert!(!locking_mode(m), "{m} does not lock");
+        }
     }
 
     #[test]

@@ -15,11 +15,15 @@ pub(crate) const EFFECT_THRESHOLD: u32 = 15;
 pub(crate) const LOOSENS: u32 = 1;
 /// An ownership change (chown, chgrp).
 pub(crate) const OWNER: u32 = 2;
+/// A mode that takes read access away from the owner too (`chmod 000`, `chmod a-r`): the
+/// system, the user or a service is locked out of the files.
+pub(crate) const LOCKS: u32 = 3;
 
 /// The base score of `kind` on `class` (`weight`: for permissions, [`LOOSENS`] or [`OWNER`]).
 fn base(kind: EffectKind, class: TargetClass, weight: u32) -> u32 {
     let loose = weight == LOOSENS;
     let owner = weight == OWNER;
+    let locks = weight == LOCKS;
     use EffectKind as K;
     use TargetClass as C;
     match kind {
@@ -65,7 +69,10 @@ fn base(kind: EffectKind, class: TargetClass, weight: u32) -> u32 {
             _ => 0,
         },
         K::Permissions => match class {
-            C::Root if loose || owner => 80,
+            C::Root if loose || owner || locks => 80,
+            C::System | C::Boot | C::Device if locks => 70,
+            C::Home | C::Credentials | C::Persistence | C::Logs if locks => 62,
+            C::Backups if locks => 50,
             C::Credentials if loose => 75,
             C::Credentials if owner => 60,
             C::System | C::Boot | C::Device if loose => 62,
