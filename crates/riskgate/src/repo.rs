@@ -117,8 +117,40 @@ pub fn runner_view(a: Assessment, publish_is_purpose: bool) -> Assessment {
             // publishing is what release pipelines are for; who may trigger them is rated by
             // the pipeline's own rules (privileged triggers, injection, unpinned code)
             || (publish_is_purpose && f.tags.iter().any(|t| t == "publish"))
+            // a remote URL carrying the job's own token variable (`https://x:${TOKEN}@…`)
+            // stores it in the runner's checkout, which is thrown away with the runner
+            || (f.rule_id == "git.credentials-in-url"
+                && f.matched.as_deref().is_some_and(token_from_variable))
     };
     cap_at_medium(a, is_runner_write, "in a CI job")
+}
+
+/// Whether every password of the URLs in `text` is a variable reference (`:${GH_TOKEN}@`,
+/// `:$CI_JOB_TOKEN@`), not a literal secret.
+fn token_from_variable(text: &str) -> bool {
+    let mut any = false;
+    for (i, _) in text.match_indices("://") {
+        let rest = text.get(i + 3..).unwrap_or("");
+        let Some(at) = rest.find('@') else { continue };
+        let userinfo = rest.get(..at).unwrap_or("");
+        if userinfo.contains('/') {
+            continue;
+        }
+        let Some((_, password)) = userinfo.split_once(':') else {
+            continue;
+        };
+        any = true;
+        let var = password
+            .strip_prefix("${")
+            .and_then(|p| p.strip_suffix('}'))
+            .or_else(|| password.strip_prefix('$'));
+        if !var.is_some_and(|v| {
+            !v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        }) {
+            return false;
+        }
+    }
+    any
 }
 
 /// The assessment of a Dockerfile's `RUN`: it changes the image being built, not a machine.

@@ -252,6 +252,34 @@ fn a_flow_across_script_lines_is_placed_on_both_steps() {
     assert_eq!(rm.location.as_ref().unwrap().end_line, None);
 }
 
+#[test]
+fn a_job_token_variable_in_a_runner_remote_url_is_not_high_a_literal_token_is() {
+    let level_of = |script_line: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(".gitlab-ci.yml"),
+            format!("mirror:\n  script:\n    - {script_line}\n"),
+        )
+        .unwrap();
+        let r = scan_tree(&Engine::builtin(), None, dir.path());
+        r.files
+            .iter()
+            .map(|f| f.level)
+            .max()
+            .unwrap_or(RiskLevel::Safe)
+    };
+    assert!(
+        level_of(
+            "git remote add github \"https://x-access-token:${GITHUB_PUSH_TOKEN}@github.com/acme/w.git\""
+        ) <= RiskLevel::Medium
+    );
+    assert!(
+        level_of(
+            "git remote add github https://x-access-token:ghp_R8x2Lq9ZtW4vKp7Nm3Yb5Hc1Jd6Fs0Ga2Qe8@github.com/acme/w.git"
+        ) >= RiskLevel::High
+    );
+}
+
 /// A validator of the SARIF 2.1.0 schema (the schema is checked against its meta-schema).
 fn sarif_validator(schema: &serde_json::Value) -> jsonschema::Validator {
     jsonschema::validator_for(schema).unwrap()
