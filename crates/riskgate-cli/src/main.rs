@@ -71,6 +71,9 @@ enum Command {
     /// The friction report: decisions over time, asks and denies per rule, the rules people
     /// most often approve, approvals expiring soon, requests waiting for a reviewer.
     Report(cmd::report::Args),
+    /// The reviewer's page: pending approval requests (grant, refuse), the audit trail with
+    /// filters, the friction report. 127.0.0.1 by default; elsewhere only with a token.
+    Serve(cmd::serve::Args),
     /// Check the set-up: agents and their hooks, the hook server, directories, policy files.
     Doctor(cmd::doctor::Args),
 }
@@ -109,6 +112,7 @@ fn main() -> ExitCode {
         Command::Doctor(args) => cmd::doctor::run(args),
         Command::Admin(args) => cmd::admin::run(args),
         Command::Report(args) => cmd::report::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
     };
     match result {
         Ok(code) => code,

@@ -166,6 +166,18 @@ pub struct AuditQuery {
     pub decision: Option<Decision>,
     /// At most this many (newest first); `None`: 100.
     pub limit: Option<usize>,
+    /// Only records before this time.
+    pub until: Option<OffsetDateTime>,
+    /// Only this agent (`claude`: the source `hook:claude`) or source (`cli`, `review`).
+    pub agent: Option<String>,
+    /// Only this working directory (repository) and the directories below it.
+    pub repository: Option<String>,
+    /// Only this level.
+    pub level: Option<RiskLevel>,
+    /// Only records where this rule fired.
+    pub rule: Option<String>,
+    /// Skip this many of the newest matching records (paging).
+    pub offset: usize,
 }
 
 impl AuditQuery {
@@ -199,6 +211,7 @@ impl AuditQuery {
             since,
             decision,
             limit,
+            ..AuditQuery::default()
         })
     }
 }
@@ -406,47 +419,70 @@ impl AuditLog {
             .since
             .map(|t| (t.unix_timestamp_nanos() / 1000) as i64)
             .unwrap_or(i64::MIN);
+        let until = q
+            .until
+            .map(|t| i64::try_from(t.unix_timestamp_nanos() / 1000).unwrap_or(i64::MAX))
+            .unwrap_or(i64::MAX);
         let decision = q.decision.map(|d| d.as_str().to_string());
         let limit = i64::try_from(q.limit.unwrap_or(100)).unwrap_or(i64::MAX);
+        let offset = i64::try_from(q.offset).unwrap_or(i64::MAX);
+        let level = q.level.map(|l| l.as_str().to_string());
         let mut stmt = self
             .conn
             .prepare(
                 "SELECT id, time, source, session, cwd, kind, input, level, score, rules, decision,
                         decided_by, reason, latency_us, policy_rev
                  FROM decisions
-                 WHERE ts_us >= ?1 AND (?2 IS NULL OR decision = ?2)
-                 ORDER BY ts_us DESC, id DESC LIMIT ?3",
+                 WHERE ts_us >= ?1 AND ts_us < ?4 AND (?2 IS NULL OR decision = ?2)
+                   AND (?5 IS NULL OR source = 'hook:' || ?5 OR source = ?5)
+                   AND (?6 IS NULL OR cwd = ?6 OR substr(cwd, 1, length(?6) + 1) = ?6 || '/')
+                   AND (?7 IS NULL OR level = ?7)
+                   AND (?8 IS NULL OR instr(rules, char(34) || ?8 || char(34)) > 0)
+                 ORDER BY ts_us DESC, id DESC LIMIT ?3 OFFSET ?9",
             )
             .map_err(sql_err)?;
         let rows = stmt
-            .query_map(params![since, decision, limit], |row| {
-                let level: String = row.get(7)?;
-                let score: i64 = row.get(8)?;
-                let rules: String = row.get(9)?;
-                let decision: String = row.get(10)?;
-                let latency: i64 = row.get(13)?;
-                Ok(AuditRecord {
-                    id: row.get(0)?,
-                    time: row.get(1)?,
-                    source: row.get(2)?,
-                    session: row.get(3)?,
-                    cwd: row.get(4)?,
-                    kind: row.get(5)?,
-                    input: row.get(6)?,
-                    level: level.parse().unwrap_or(RiskLevel::Critical),
-                    score: u8::try_from(score.clamp(0, 100)).unwrap_or(100),
-                    rules: serde_json::from_str(&rules).unwrap_or_default(),
-                    decision: match decision.as_str() {
-                        "allow" => Decision::Allow,
-                        "ask" => Decision::Ask,
-                        _ => Decision::Deny,
-                    },
-                    decided_by: row.get(11)?,
-                    reason: row.get(12)?,
-                    latency_us: u64::try_from(latency).unwrap_or(0),
-                    policy_rev: row.get(14)?,
-                })
-            })
+            .query_map(
+                params![
+                    since,
+                    decision,
+                    limit,
+                    until,
+                    q.agent,
+                    q.repository,
+                    level,
+                    q.rule,
+                    offset
+                ],
+                |row| {
+                    let level: String = row.get(7)?;
+                    let score: i64 = row.get(8)?;
+                    let rules: String = row.get(9)?;
+                    let decision: String = row.get(10)?;
+                    let latency: i64 = row.get(13)?;
+                    Ok(AuditRecord {
+                        id: row.get(0)?,
+                        time: row.get(1)?,
+                        source: row.get(2)?,
+                        session: row.get(3)?,
+                        cwd: row.get(4)?,
+                        kind: row.get(5)?,
+                        input: row.get(6)?,
+                        level: level.parse().unwrap_or(RiskLevel::Critical),
+                        score: u8::try_from(score.clamp(0, 100)).unwrap_or(100),
+                        rules: serde_json::from_str(&rules).unwrap_or_default(),
+                        decision: match decision.as_str() {
+                            "allow" => Decision::Allow,
+                            "ask" => Decision::Ask,
+                            _ => Decision::Deny,
+                        },
+                        decided_by: row.get(11)?,
+                        reason: row.get(12)?,
+                        latency_us: u64::try_from(latency).unwrap_or(0),
+                        policy_rev: row.get(14)?,
+                    })
+                },
+            )
             .map_err(sql_err)?;
         rows.collect::<Result<Vec<_>, _>>().map_err(sql_err)
     }

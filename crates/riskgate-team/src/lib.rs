@@ -11,12 +11,18 @@
 //! - [`read`]: the team's records, for `riskgate log --team`.
 //! - [`report`]: the friction report (`riskgate report --format html|json`).
 //! - [`notify`]: announcing approval requests to a webhook.
+//! - [`review`]: a reviewer's grants and refusals (the CLI and the page share them), on the
+//!   [`queues`].
+//! - [`web`]: the reviewer's page (`riskgate serve`).
 
 pub mod notify;
+pub mod queues;
 pub mod read;
 pub mod report;
+pub mod review;
 pub mod ship;
 pub mod store;
+pub mod web;
 
 /// What went wrong with the team's database.
 #[derive(Debug, thiserror::Error)]
@@ -32,6 +38,9 @@ pub enum TeamError {
         /// The SQLite error.
         source: rusqlite::Error,
     },
+    /// The approval queue.
+    #[error(transparent)]
+    Queue(#[from] riskgate_gate::QueueError),
     /// The local audit log could not be opened.
     #[error(transparent)]
     Audit(#[from] riskgate_gate::AuditError),

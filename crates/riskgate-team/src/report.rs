@@ -248,6 +248,47 @@ padding:.3rem .5rem;text-align:left;vertical-align:top}code{background:#f4f4f4;p
 
 /// The report as one HTML page.
 pub fn html(r: &Report) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>riskgate report</title><style>{STYLE}</style></head><body>{}</body></html>\n",
+        body(r)
+    )
+}
+
+/// Horizontal bars of counts per rule (at most 10), one colour.
+pub fn bars(label: &str, items: &[RuleCount], color: &str) -> String {
+    let items = &items[..items.len().min(10)];
+    if items.is_empty() {
+        return String::new();
+    }
+    let (w, row, left) = (640.0_f64, 20.0_f64, 260.0_f64);
+    let h = row * items.len() as f64 + 8.0;
+    let max = items.iter().map(|c| c.count).max().unwrap_or(1).max(1) as f64;
+    let mut svg = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"{}\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\">",
+        escape(label)
+    );
+    for (i, c) in items.iter().enumerate() {
+        let y = 4.0 + i as f64 * row;
+        let bw = (c.count as f64 / max) * (w - left - 40.0);
+        svg.push_str(&format!(
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text><rect x=\"{left}\" y=\"{y:.1}\" width=\"{bw:.1}\" height=\"{:.1}\" fill=\"{color}\"><title>{}: {}</title></rect><text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{}</text>",
+            left - 6.0,
+            y + 13.0,
+            escape(&c.rule),
+            row - 6.0,
+            escape(&c.rule),
+            c.count,
+            left + bw + 4.0,
+            y + 13.0,
+            c.count
+        ));
+    }
+    svg.push_str("</svg>");
+    svg
+}
+
+/// The report's content (headings, charts, tables), for a page of its own or the reviewer's.
+pub fn body(r: &Report) -> String {
     let count = |v: &[RuleCount]| {
         v.iter()
             .map(|c| {
@@ -264,10 +305,20 @@ pub fn html(r: &Report) -> String {
         escape(&r.generated),
         chart(&r.days)
     );
+    body.push_str(&bars(
+        "asks and denies per rule",
+        &r.asked_or_denied,
+        "#d9a21b",
+    ));
     body.push_str(&table(
         "Asks and denies per rule",
         &["rule", "count"],
         count(&r.asked_or_denied),
+    ));
+    body.push_str(&bars(
+        "most often approved rules",
+        &r.most_approved,
+        "#4c9a5b",
     ));
     body.push_str(&table(
         "Most often approved (false-positive candidates)",
@@ -307,7 +358,88 @@ pub fn html(r: &Report) -> String {
             })
             .collect(),
     ));
-    format!(
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>riskgate report</title><style>{STYLE}</style></head><body>{body}</body></html>\n"
-    )
+    body
+}
+
+/// Where the decisions of a report or a page come from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// This machine's audit log (SQLite).
+    Local,
+    /// The team's database (`audit.url`): every machine's decisions.
+    Team(String),
+}
+
+impl Source {
+    /// The team's database when `policy` names one, else this machine's log.
+    pub fn of(policy: &riskgate_gate::Policy) -> Source {
+        match policy.audit_url() {
+            Some(u) => Source::Team(u.value.clone()),
+            None => Source::Local,
+        }
+    }
+}
+
+/// The decisions matching `q`, newest first, from `source`.
+pub fn records(
+    policy: &riskgate_gate::Policy,
+    source: &Source,
+    q: &riskgate_gate::AuditQuery,
+) -> Result<Vec<AuditRecord>, crate::TeamError> {
+    match source {
+        Source::Team(url) => {
+            let mut client = crate::store::connect(url)?;
+            Ok(crate::read::records(&mut client, q)?
+                .into_iter()
+                .map(|t| t.record)
+                .collect())
+        }
+        Source::Local => {
+            let path = policy.audit_path();
+            let journal = riskgate_gate::journal::journal_path(&path);
+            if path.exists() || journal.exists() {
+                Ok(riskgate_gate::AuditLog::open(&path)?.query(q)?)
+            } else {
+                Ok(Vec::new())
+            }
+        }
+    }
+}
+
+/// The report of `policy`'s decisions since `since` (from `source`), standing approvals and
+/// approval queue, as of now: what `riskgate report` writes and the reviewer's page shows.
+pub fn gather(
+    policy: &riskgate_gate::Policy,
+    source: &Source,
+    since: OffsetDateTime,
+) -> Result<Report, crate::TeamError> {
+    let query = riskgate_gate::AuditQuery {
+        since: Some(since),
+        limit: Some(usize::MAX >> 2),
+        ..riskgate_gate::AuditQuery::default()
+    };
+    let records = records(policy, source, &query)?;
+    let snap = riskgate_gate::ApprovalStore::new(policy.settings_path()).read();
+    let approvals: Vec<(String, Option<String>)> = snap
+        .approved
+        .iter()
+        .filter(|e| !e.expired)
+        .map(|e| (e.pattern.clone(), e.expires_at.clone()))
+        .collect();
+    let queues = crate::queues::Queues::open(policy)?;
+    let grants = queues.list(
+        riskgate_gate::queue::Status::Granted,
+        crate::review::LIST_LIMIT,
+    )?;
+    let pending = queues.list(
+        riskgate_gate::queue::Status::Pending,
+        crate::review::LIST_LIMIT,
+    )?;
+    Ok(build(
+        &records,
+        &approvals,
+        &grants,
+        pending,
+        riskgate_gate::clock::now(),
+    ))
 }

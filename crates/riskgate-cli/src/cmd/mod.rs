@@ -21,5 +21,6 @@ pub mod report;
 pub mod review;
 pub mod rules;
 pub mod scan;
+pub mod serve;
 pub mod untracked;
 pub mod workflow;

@@ -1,12 +1,12 @@
 //! `riskgate report --format html|json [--output FILE] [--since 30d]`: the friction report
-//! ([`riskgate_team::report`]) of this machine's audit log, approvals and approval queue, for
-//! a person or a CI artifact.
+//! ([`riskgate_team::report`]) of this machine's audit log (or, with `--team`, the team's
+//! database), approvals and approval queue, for a person or a CI artifact. The reviewer's page
+//! (`riskgate serve`) shows the same report, built by the same [`riskgate_team::report::gather`].
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use riskgate::gate::queue::{Queue, Status};
-use riskgate::gate::{ApprovalStore, AuditLog, AuditQuery};
+use riskgate_team::report::Source;
 
 use crate::cmd::common::PolicyArgs;
 
@@ -31,6 +31,9 @@ pub struct Args {
     /// Only decisions since: a duration (30m, 2h, 7d), an RFC 3339 time or a date.
     #[arg(long, default_value = "30d")]
     since: String,
+    /// The decisions of the team's database (`audit.url`) instead of this machine's.
+    #[arg(long)]
+    team: bool,
     #[command(flatten)]
     policy: PolicyArgs,
 }
@@ -38,35 +41,24 @@ pub struct Args {
 /// Run `riskgate report`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let policy = args.policy.load()?;
-    let query = AuditQuery::from_args(Some(&args.since), None, Some(usize::MAX >> 2))?;
-    let path = policy.audit_path();
-    let journal = riskgate::gate::journal::journal_path(&path);
-    let records = if path.exists() || journal.exists() {
-        AuditLog::open(&path)?.query(&query)?
+    let since = riskgate::gate::clock::parse_since(&args.since, riskgate::gate::clock::now())
+        .ok_or_else(|| {
+            anyhow::anyhow!(
+                "--since `{}`: expected a duration (30m, 2h, 7d), an RFC 3339 time or a date (2024-01-15)",
+                args.since
+            )
+        })?;
+    let source = if args.team {
+        crate::cmd::admin::ship_quietly(&policy);
+        let url = policy
+            .audit_url()
+            .map(|u| u.value.clone())
+            .ok_or_else(|| anyhow::anyhow!("--team: no `audit.url` configured"))?;
+        Source::Team(url)
     } else {
-        Vec::new()
+        Source::Local
     };
-    let snap = ApprovalStore::new(policy.settings_path()).read();
-    let approvals: Vec<(String, Option<String>)> = snap
-        .approved
-        .iter()
-        .filter(|e| !e.expired)
-        .map(|e| (e.pattern.clone(), e.expires_at.clone()))
-        .collect();
-    let (grants, pending) = match Queue::open_existing(&policy.queue_path())? {
-        Some(q) => (
-            q.list(Status::Granted, 1000)?,
-            q.list(Status::Pending, 1000)?,
-        ),
-        None => (Vec::new(), Vec::new()),
-    };
-    let report = riskgate_team::report::build(
-        &records,
-        &approvals,
-        &grants,
-        pending,
-        riskgate::gate::clock::now(),
-    );
+    let report = riskgate_team::report::gather(&policy, &source, since)?;
     let text = match args.format {
         ReportFormat::Html => riskgate_team::report::html(&report),
         ReportFormat::Json => format!("{}\n", serde_json::to_string_pretty(&report)?),

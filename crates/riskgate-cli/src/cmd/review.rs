@@ -1,13 +1,13 @@
 //! `riskgate approvals pending | grant ID | refuse ID`: a reviewer's side of the approval
-//! queue ([`riskgate::gate::queue`]). Every grant and refusal is written to the audit log with
-//! the reviewer's name.
+//! queue, printed for a terminal or as JSON. The work is [`riskgate_team::review`], which the
+//! reviewer's page (`riskgate serve`) shares; every grant and refusal is written to the audit
+//! log with the reviewer's name.
 
 use std::process::ExitCode;
 
-use riskgate::gate::audit::AuditRecord;
 use riskgate::gate::policy::Policy;
-use riskgate::gate::queue::{GrantFor, Queue, Request, Status, current_user};
-use riskgate::model::Decision;
+use riskgate::gate::queue::{GrantFor, Request, current_user};
+use riskgate_team::review::{self as shared, granted_by};
 
 use crate::output::Format;
 
@@ -48,38 +48,6 @@ fn reviewer(given: Option<String>) -> String {
         .unwrap_or_else(current_user)
 }
 
-fn grants(r: &Request) -> Vec<&str> {
-    r.reviews
-        .iter()
-        .filter(|v| v.verdict == "grant")
-        .map(|v| v.reviewer.as_str())
-        .collect()
-}
-
-/// Record a review in the audit log (a failure is a warning: the review stands).
-fn audit(policy: &Policy, r: &Request, decision: Decision, who: &str, reason: String) {
-    let rec = AuditRecord {
-        id: 0,
-        time: riskgate::gate::clock::format(riskgate::gate::clock::now()),
-        source: "review".into(),
-        session: r.session.clone(),
-        cwd: r.cwd.clone(),
-        kind: r.kind.clone(),
-        input: r.input.clone(),
-        level: r.level,
-        score: r.score,
-        rules: r.rules.clone(),
-        decision,
-        decided_by: format!("reviewer:{who}"),
-        reason,
-        latency_us: 0,
-        policy_rev: policy.revision().map(str::to_string),
-    };
-    if let Err(e) = riskgate::gate::journal::append(&policy.audit_path(), &rec) {
-        eprintln!("riskgate: warning: review not written to the audit log: {e}");
-    }
-}
-
 fn show(r: &Request) -> String {
     let agent = r.agent.as_deref().unwrap_or("-");
     let mut out = format!(
@@ -94,7 +62,7 @@ fn show(r: &Request) -> String {
         reason = r.reason,
     );
     if r.required > 1 {
-        let g = grants(r);
+        let g = granted_by(r);
         out.push_str(&format!(
             "\n    needs {} reviewers; granted by: {}",
             r.required,
@@ -110,11 +78,9 @@ fn show(r: &Request) -> String {
 
 /// Run a review command.
 pub fn run(policy: &Policy, review: Review, format: Format) -> anyhow::Result<ExitCode> {
-    let queue = Queue::open(&policy.queue_path())?;
-    let now = riskgate::gate::clock::now();
-    match review {
+    let reviewed = match review {
         Review::Pending => {
-            let list = queue.list(Status::Pending, 1000)?;
+            let list = shared::pending(policy)?;
             match format {
                 Format::Json => outln!("{}", serde_json::to_string_pretty(&list)?),
                 Format::Text => {
@@ -126,58 +92,25 @@ pub fn run(policy: &Policy, review: Review, format: Format) -> anyhow::Result<Ex
                     }
                 }
             }
+            return Ok(ExitCode::SUCCESS);
         }
         Review::Grant {
             id,
             grant,
             reviewer: who,
-        } => {
-            let who = reviewer(who);
-            let r = queue.grant(&id, &who, grant, now)?;
-            let how = match grant {
-                GrantFor::Once => "once".to_string(),
-                GrantFor::Ttl(_) => format!("until {}", r.expires.as_deref().unwrap_or("?")),
-            };
-            let state = if r.status == Status::Granted {
-                format!("granted {how}")
-            } else {
-                format!(
-                    "grant by {who} recorded; {} of {} reviewers, still pending",
-                    grants(&r).len(),
-                    r.required
-                )
-            };
-            audit(
-                policy,
-                &r,
-                Decision::Allow,
-                &who,
-                format!("request {} {state} by {who}", r.id),
-            );
-            match format {
-                Format::Json => outln!("{}", serde_json::to_string_pretty(&r)?),
-                Format::Text => outln!("{}: {state}", r.id),
-            }
-        }
+        } => shared::grant(policy, &id, &reviewer(who), grant)?,
         Review::Refuse {
             id,
             reason,
             reviewer: who,
-        } => {
-            let who = reviewer(who);
-            let r = queue.refuse(&id, &who, &reason, now)?;
-            audit(
-                policy,
-                &r,
-                Decision::Deny,
-                &who,
-                format!("request {} refused by {who}: {}", r.id, reason.trim()),
-            );
-            match format {
-                Format::Json => outln!("{}", serde_json::to_string_pretty(&r)?),
-                Format::Text => outln!("{}: refused", r.id),
-            }
-        }
+        } => shared::refuse(policy, &id, &reviewer(who), &reason)?,
+    };
+    if let Some(w) = &reviewed.warning {
+        eprintln!("riskgate: warning: {w}");
+    }
+    match format {
+        Format::Json => outln!("{}", serde_json::to_string_pretty(&reviewed.request)?),
+        Format::Text => outln!("{}: {}", reviewed.request.id, reviewed.summary),
     }
     Ok(ExitCode::SUCCESS)
 }
