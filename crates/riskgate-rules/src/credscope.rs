@@ -12,6 +12,7 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
+use riskgate_model::secrets::is_secret_name;
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{ParsedCommand, SimpleCommand};
 
@@ -78,9 +79,6 @@ const PLACEHOLDER_WORDS: &[&str] = &[
     "notsecret",
     "not-a-secret",
 ];
-
-/// Option/variable names whose value is a credential (`-e DB_PASSWORD=…`, `PGPASSWORD=…`).
-const SECRET_NAME_WORDS: &[&str] = &["password", "passwd", "pwd", "secret", "token", "key"];
 
 /// Programs whose `-pVALUE` / `--password=VALUE` is a password (the MySQL family, redis-cli's
 /// `-a`).
@@ -180,10 +178,9 @@ fn credentials(cmd: &SimpleCommand) -> Vec<Credential> {
             t.split_once('=')
         }));
     for (name, value) in named {
-        let lower = name.to_ascii_lowercase();
         if !name.is_empty()
             && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && SECRET_NAME_WORDS.iter().any(|s| lower.contains(s))
+            && is_secret_name(name)
             && !value.contains("://")
             && !value.starts_with('$')
         {
@@ -205,8 +202,7 @@ fn credentials(cmd: &SimpleCommand) -> Vec<Credential> {
             Some((n, v)) => (n, Some(v)),
             None => (opt, None),
         };
-        let lower = name.to_ascii_lowercase();
-        if !SECRET_NAME_WORDS.iter().any(|s| lower.contains(s)) {
+        if !is_secret_name(name) {
             continue;
         }
         let value = match inline {

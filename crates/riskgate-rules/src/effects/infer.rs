@@ -782,20 +782,7 @@ fn wipes_value(
         .iter()
         .flat_map(|(_, w)| parts(w))
         .any(|p| p == "unset");
-    let lower = target.to_ascii_lowercase();
-    let names_secret = [
-        "secret",
-        "token",
-        "password",
-        "passwd",
-        "api_key",
-        "apikey",
-        "access_key",
-        "private_key",
-        "credential",
-    ]
-    .iter()
-    .any(|w| lower.contains(w));
+    let names_secret = riskgate_model::secrets::is_secret_name(target);
     let sets = zone
         .iter()
         .flat_map(|(_, w)| parts(w))
