@@ -51,52 +51,52 @@ fn expand_into(raw: &str, depth: usize, out: &mut Vec<String>) -> bool {
     true
 }
 
+/// The bytes of `b` from `from` on that bash would brace-expand, with their offsets: quoted
+/// text, escaped bytes, `${…}`, `$(…)` and backquoted substitutions are stepped over (their
+/// braces and commas are not expansion syntax). The one scanner of this module.
+fn top_level(b: &[u8], from: usize) -> impl Iterator<Item = (usize, u8)> + '_ {
+    let mut i = from;
+    std::iter::from_fn(move || {
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'\\' => i += 2,
+                b'\'' => {
+                    i = b
+                        .get(i + 1..)
+                        .and_then(|r| r.iter().position(|&x| x == b'\''))
+                        .map_or(b.len(), |p| i + p + 2);
+                }
+                b'"' | b'`' => {
+                    let mut k = i + 1;
+                    while k < b.len() && b[k] != c {
+                        k += if b[k] == b'\\' { 2 } else { 1 };
+                    }
+                    i = k + 1;
+                }
+                b'$' if matches!(b.get(i + 1), Some(b'{' | b'(')) => {
+                    i = skip_dollar_group(b, i + 1)
+                }
+                _ => {
+                    i += 1;
+                    return Some((i - 1, c));
+                }
+            }
+        }
+        None
+    })
+}
+
 /// The byte offsets of the first unquoted `{` … `}` group holding a top-level comma or a
 /// `..` sequence.
 fn first_group(raw: &str) -> Option<(usize, usize)> {
     let b = raw.as_bytes();
-    let mut i = 0;
-    let mut quote: Option<u8> = None;
-    while i < b.len() {
-        let c = b[i];
-        match quote {
-            Some(q) => {
-                if c == b'\\' && q == b'"' {
-                    i += 1;
-                } else if c == q {
-                    quote = None;
-                }
-            }
-            None => match c {
-                b'\\' => i += 1,
-                b'\'' | b'"' => quote = Some(c),
-                b'$' if matches!(b.get(i + 1), Some(b'{' | b'(')) => {
-                    i = skip_dollar_group(b, i + 1);
-                    continue;
-                }
-                // a backquoted substitution is expanded when it runs, not here
-                b'`' => {
-                    let mut k = i + 1;
-                    while k < b.len() && b[k] != b'`' {
-                        k += if b[k] == b'\\' { 2 } else { 1 };
-                    }
-                    i = k + 1;
-                    continue;
-                }
-                b'{' => {
-                    if let Some(close) = matching_close(b, i)
-                        && let Some(inner) = raw.get(i + 1..close)
-                        && (has_top_level_comma(inner) || sequence(inner).is_some())
-                    {
-                        return Some((i, close));
-                    }
-                }
-                _ => {}
-            },
-        }
-        i += 1;
-    }
-    None
+    top_level(b, 0)
+        .filter(|&(_, c)| c == b'{')
+        .find_map(|(i, _)| {
+            let close = matching_close(b, i)?;
+            let inner = raw.get(i + 1..close)?;
+            (has_top_level_comma(inner) || sequence(inner).is_some()).then_some((i, close))
+        })
 }
 
 /// The index just past the `${…}` / `$(…)` group opened at `i` (the `{` or `(`).
@@ -127,67 +127,36 @@ fn skip_dollar_group(b: &[u8], i: usize) -> usize {
 /// The `}` that closes the `{` at `open` (nested braces counted, quotes skipped).
 fn matching_close(b: &[u8], open: usize) -> Option<usize> {
     let mut depth = 0usize;
-    let mut quote: Option<u8> = None;
-    let mut k = open;
-    while k < b.len() {
-        let c = b[k];
-        match quote {
-            Some(q) => {
-                if c == b'\\' && q == b'"' {
-                    k += 1;
-                } else if c == q {
-                    quote = None;
+    for (k, c) in top_level(b, open) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(k);
                 }
             }
-            None => match c {
-                b'\\' => k += 1,
-                b'\'' | b'"' => quote = Some(c),
-                b'{' => depth += 1,
-                b'}' => {
-                    depth = depth.saturating_sub(1);
-                    if depth == 0 {
-                        return Some(k);
-                    }
-                }
-                _ => {}
-            },
+            _ => {}
         }
-        k += 1;
     }
     None
 }
 
 /// The parts of `inner` between its top-level commas.
 fn split_commas(inner: &str) -> Vec<String> {
-    let b = inner.as_bytes();
     let mut parts = Vec::new();
     let mut depth = 0usize;
-    let mut quote: Option<u8> = None;
     let mut start = 0;
-    let mut k = 0;
-    while k < b.len() {
-        let c = b[k];
-        match quote {
-            Some(q) => {
-                if c == b'\\' && q == b'"' {
-                    k += 1;
-                } else if c == q {
-                    quote = None;
-                }
+    for (k, c) in top_level(inner.as_bytes(), 0) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => depth = depth.saturating_sub(1),
+            b',' if depth == 0 => {
+                parts.push(inner.get(start..k).unwrap_or_default().to_string());
+                start = k + 1;
             }
-            None => match c {
-                b'\\' => k += 1,
-                b'\'' | b'"' => quote = Some(c),
-                b'{' => depth += 1,
-                b'}' => depth = depth.saturating_sub(1),
-                b',' if depth == 0 => {
-                    parts.push(inner.get(start..k).unwrap_or_default().to_string());
-                    start = k + 1;
-                }
-                _ => {}
-            },
+            _ => {}
         }
-        k += 1;
     }
     parts.push(inner.get(start..).unwrap_or_default().to_string());
     parts
@@ -266,6 +235,10 @@ mod tests {
         );
         assert_eq!(e("x{1..3}").unwrap_or_default(), ["x1", "x2", "x3"]);
         assert_eq!(e("a{b,c{d,e}}").unwrap_or_default(), ["ab", "acd", "ace"]);
+        // commas inside quotes and inside `${…}` (case modification) are not separators
+        assert_eq!(e("{a,\"b,c\"}").unwrap_or_default(), ["a", "\"b,c\""]);
+        assert_eq!(e("{x,${y,,}}").unwrap_or_default(), ["x", "${y,,}"]);
+        assert_eq!(e("{p,'}',q}").unwrap_or_default(), ["p", "'}'", "q"]);
     }
 
     #[test]
