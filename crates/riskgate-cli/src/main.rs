@@ -84,6 +84,9 @@ pub fn cli_command() -> clap::Command {
 }
 
 fn main() -> ExitCode {
+    // approval requests go to the team's database when `audit.url` is set (opened only when
+    // an action waits for a reviewer: nothing on the hook's usual path)
+    riskgate::gate::queue_store::set_team_store(riskgate_team::pg_queue::open_for);
     if let Some(code) = cmd::hook::fast_path() {
         return code;
     }

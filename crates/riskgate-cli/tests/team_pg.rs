@@ -6,7 +6,10 @@
 //! - 8 processes × 500 hook calls, the database stopped halfway and restarted while a shipper
 //!   keeps trying: every record lands exactly once.
 //! - Two machines (two state directories) write, a third reads them all.
-//! - Migrations from an empty database and from the previous schema version.
+//! - Migrations from an empty database and from a previous schema version.
+//! - The approval queue shared by two machines: a request made on one is listed and granted
+//!   (or refused) on the other, and the first sees the grant on its next try; with the
+//!   database down, the request stays on the machine that made it.
 
 #[cfg(unix)]
 mod hooks_common;
@@ -180,7 +183,7 @@ mod tests {
 
     use serde_json::{Value, json};
 
-    use super::hooks_common::{Env, claude, env, riskgate};
+    use super::hooks_common::{Env, claude, codex, decision, env, riskgate};
     use super::pg::{Server, configure};
 
     fn ok(e: &Env, args: &[&str]) -> String {
@@ -369,20 +372,27 @@ mod tests {
                 &[],
             )
             .unwrap();
+        let latest = i64::from(riskgate_team::store::LATEST);
         let out: Value =
             serde_json::from_str(&ok(&e, &["admin", "migrate", "--format", "json"])).unwrap();
         assert_eq!(
             (out["before"].as_i64(), out["after"].as_i64()),
-            (Some(1), Some(2))
+            (Some(1), Some(latest))
         );
-        assert_eq!(status(&e)["version"], 2);
+        assert_eq!(status(&e)["version"], latest);
         // migrating again does nothing
         let out: Value =
             serde_json::from_str(&ok(&e, &["admin", "migrate", "--format", "json"])).unwrap();
         assert_eq!(
             (out["before"].as_i64(), out["after"].as_i64()),
-            (Some(2), Some(2))
+            (Some(latest), Some(latest))
         );
+        // the approval queue's tables came with version 3
+        let n: i64 = client
+            .query_one("SELECT count(*) FROM riskgate_requests", &[])
+            .unwrap()
+            .get(0);
+        assert_eq!(n, 0);
         ok(&e, &["admin", "ship"]);
         let rows = team_log(&e);
         assert_eq!(rows.len(), 2, "{rows:#?}");
@@ -403,5 +413,159 @@ mod tests {
             String::from_utf8_lossy(&out.stderr).contains("RISKGATE_PG_PASSWORD"),
             "{out:?}"
         );
+    }
+
+    /// A codex hook call on the machine `e` (named `host`): its decision and answer.
+    fn codex_on(e: &Env, host: &str, command: &str) -> (Option<String>, String) {
+        let out = riskgate(e)
+            .env("HOSTNAME", host)
+            .args(["hook", "codex"])
+            .write_stdin(codex(e, "Bash", json!({"command": command})).to_string())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+        (decision("codex", &stdout), format!("{stdout}\n{stderr}"))
+    }
+
+    fn request_id(answer: &str) -> String {
+        let at = answer
+            .find("Approval requested: request ")
+            .unwrap_or_else(|| panic!("no request in {answer}"));
+        answer[at + "Approval requested: request ".len()..]
+            .chars()
+            .take(6)
+            .collect()
+    }
+
+    fn on(e: &Env, host: &str, args: &[&str]) -> String {
+        let out = riskgate(e)
+            .env("HOSTNAME", host)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "riskgate {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    #[test]
+    fn a_request_made_on_one_machine_is_decided_on_another() {
+        let Some(pg) = Server::start_or_skip() else {
+            return;
+        };
+        let (agent, reviewer) = (env(), env());
+        for e in [&agent, &reviewer] {
+            configure(&e.root, &pg.url());
+        }
+        ok(&reviewer, &["admin", "migrate"]);
+        const PUSH: &str = "git push --force origin main";
+        let (d, out) = codex_on(&agent, "build-a", PUSH);
+        assert_eq!(d.as_deref(), Some("deny"), "{out}");
+        let id = request_id(&out);
+        // in the team's database, not in the agent machine's own queue
+        assert!(
+            !agent
+                .root
+                .join("state")
+                .join("riskgate")
+                .join("queue.db")
+                .exists(),
+            "no local queue"
+        );
+        let pending: Vec<Value> = serde_json::from_str(&on(
+            &reviewer,
+            "laptop-b",
+            &["approvals", "pending", "--format", "json"],
+        ))
+        .unwrap();
+        assert_eq!(pending.len(), 1, "{pending:#?}");
+        assert_eq!(pending[0]["id"], id.as_str());
+        assert_eq!(pending[0]["host"], "build-a");
+        assert_eq!(pending[0]["input"], PUSH);
+        // asking again gives the same request
+        let (_, again) = codex_on(&agent, "build-a", PUSH);
+        assert_eq!(request_id(&again), id);
+        on(
+            &reviewer,
+            "laptop-b",
+            &["approvals", "grant", &id, "--once", "--reviewer", "bob"],
+        );
+        // the agent's machine sees the grant on its next try: once
+        let (d, out) = codex_on(&agent, "build-a", PUSH);
+        assert_ne!(d.as_deref(), Some("deny"), "{out}");
+        let (d, out) = codex_on(&agent, "build-a", PUSH);
+        assert_eq!(d.as_deref(), Some("deny"), "{out}");
+        let second = request_id(&out);
+        assert_ne!(second, id);
+        // a grant is for the machine that asked: the identical action elsewhere is not let through
+        on(
+            &reviewer,
+            "laptop-b",
+            &[
+                "approvals",
+                "grant",
+                &second,
+                "--ttl",
+                "1h",
+                "--reviewer",
+                "bob",
+            ],
+        );
+        let (d, _) = codex_on(&agent, "build-c", PUSH);
+        assert_eq!(d.as_deref(), Some("deny"));
+        let (d, _) = codex_on(&agent, "build-a", PUSH);
+        assert_ne!(d.as_deref(), Some("deny"));
+
+        // a refusal on the reviewer's machine is told to the agent
+        let (_, out) = codex_on(&agent, "build-a", "git reset --hard HEAD~3");
+        let reset = request_id(&out);
+        on(
+            &reviewer,
+            "laptop-b",
+            &[
+                "approvals",
+                "refuse",
+                &reset,
+                "--reason",
+                "revert instead",
+                "--reviewer",
+                "bob",
+            ],
+        );
+        let (d, out) = codex_on(&agent, "build-a", "git reset --hard HEAD~3");
+        assert_eq!(d.as_deref(), Some("deny"));
+        assert!(
+            out.contains("refused by bob") && out.contains("revert instead"),
+            "{out}"
+        );
+        // the reviews are audited on the reviewer's machine, and shipped
+        let rows = team_log(&reviewer);
+        let by_bob = |decision: &str| {
+            rows.iter()
+                .filter(|r| r["decided_by"] == "reviewer:bob" && r["decision"] == decision)
+                .count()
+        };
+        assert_eq!((by_bob("allow"), by_bob("deny")), (2, 1), "{rows:#?}");
+
+        // the database down: the request stays on the agent's machine, with a warning
+        pg.stop().expect("stop");
+        let (d, out) = codex_on(&agent, "build-a", "git push --force origin dev");
+        assert_eq!(d.as_deref(), Some("deny"), "{out}");
+        assert!(out.contains("kept in this machine's queue"), "{out}");
+        let local = request_id(&out);
+        let out = riskgate(&agent)
+            .env("HOSTNAME", "build-a")
+            .args(["approvals", "pending", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        assert!(String::from_utf8_lossy(&out.stderr).contains("not available"));
+        let listed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0]["id"], local.as_str());
     }
 }

@@ -51,6 +51,9 @@ pub enum QueueError {
     /// A review needs a reviewer's name / a refusal a reason.
     #[error("{0}")]
     Invalid(String),
+    /// The team's queue (PostgreSQL) failed.
+    #[error("team approval queue: {0}")]
+    Remote(String),
 }
 
 /// A configuration file or command-line setting could not be used.

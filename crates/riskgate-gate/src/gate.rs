@@ -15,6 +15,7 @@ use crate::decide::{self, Context, DecidedBy, Outcome, Standing};
 use crate::policy::Policy;
 use crate::prompt::{self, Answer, Prompter, TtyPrompter};
 use crate::queue::{NewRequest, Queue, Request};
+use crate::queue_store::BoxedStore;
 use crate::session::SessionCache;
 
 enum Audit {
@@ -269,16 +270,24 @@ fn queue_key(action: &Action, ctx: &Context) -> String {
 }
 
 /// A reviewer's grant in force for the identical action (a once-grant is used up), described
-/// for the reason.
+/// for the reason: this machine's queue first, then the team's (when one is configured; see
+/// [`crate::queue_store`]).
 fn claim_grant(
     policy: &Policy,
     action: &Action,
     ctx: &Context,
 ) -> Result<Option<String>, crate::error::QueueError> {
-    let Some(queue) = Queue::open_existing(&policy.queue_path())? else {
-        return Ok(None);
+    let key = queue_key(action, ctx);
+    let now = crate::clock::now();
+    let mut found = match Queue::open_existing(&policy.queue_path())? {
+        Some(queue) => queue.claim_grant(&key, now)?,
+        None => None,
     };
-    let found = queue.claim_grant(&queue_key(action, ctx), crate::clock::now())?;
+    if found.is_none()
+        && let Some(team) = crate::queue_store::open_team(policy)
+    {
+        found = team?.claim_grant(&key, now)?;
+    }
     Ok(found.map(|r| {
         let who: Vec<&str> = r
             .reviews
@@ -297,13 +306,24 @@ fn claim_grant(
 
 /// Store (or find) the request for an action nobody can approve here and tell the agent to
 /// wait for it; a standing refusal is reported instead. Returns the request when it is new.
+/// The request goes to the team's queue when one is configured (a reviewer on any machine
+/// sees it); when that database cannot be reached, to this machine's, with a warning.
 fn enqueue(
     policy: &Policy,
     action: &Action,
     ctx: &Context,
     out: &mut Outcome,
 ) -> Result<Option<Request>, crate::error::QueueError> {
-    let queue = Queue::open(&policy.queue_path())?;
+    let mut queue: BoxedStore = match crate::queue_store::open_team(policy) {
+        Some(Ok(team)) => team,
+        Some(Err(e)) => {
+            out.warnings.push(format!(
+                "{e}: the approval request is kept in this machine's queue"
+            ));
+            Box::new(Queue::open(&policy.queue_path())?)
+        }
+        None => Box::new(Queue::open(&policy.queue_path())?),
+    };
     let key = queue_key(action, ctx);
     let now = crate::clock::now();
     if let Some(r) = queue.standing_refusal(&key, now)? {

@@ -53,6 +53,7 @@ pub mod pattern;
 pub mod policy;
 pub mod prompt;
 pub mod queue;
+pub mod queue_store;
 pub mod redact;
 pub mod session;
 

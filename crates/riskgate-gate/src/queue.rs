@@ -96,7 +96,8 @@ impl Status {
         }
     }
 
-    fn parse(s: &str) -> Status {
+    /// The status stored as `s` (anything unknown reads as refused).
+    pub fn parse(s: &str) -> Status {
         match s {
             "pending" => Status::Pending,
             "granted" => Status::Granted,
@@ -251,18 +252,22 @@ pub fn host_name() -> String {
         .unwrap_or_else(|| "unknown".to_string())
 }
 
-fn micros(t: OffsetDateTime) -> i64 {
+/// Microseconds since the epoch, as stored.
+pub fn micros(t: OffsetDateTime) -> i64 {
     i64::try_from(t.unix_timestamp_nanos() / 1000).unwrap_or(i64::MAX)
 }
 
-fn rfc3339(t: OffsetDateTime) -> String {
+/// RFC 3339, as stored.
+pub fn rfc3339(t: OffsetDateTime) -> String {
     t.format(&Rfc3339).unwrap_or_default()
 }
 
 /// Letters and digits that cannot be confused when read aloud or typed (no 0/o, 1/l/i).
-const ID_ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
+pub const ID_ALPHABET: &[u8] = b"abcdefghjkmnpqrstuvwxyz23456789";
 
-fn short_id(key: &str, now: OffsetDateTime, salt: u32) -> String {
+/// A request id: six characters of [`ID_ALPHABET`] from the action key, the time, the
+/// process and `salt` (the next try when an id is taken).
+pub fn short_id(key: &str, now: OffsetDateTime, salt: u32) -> String {
     let mut h = Sha256::new();
     h.update(key.as_bytes());
     h.update(now.unix_timestamp_nanos().to_le_bytes());
@@ -569,19 +574,6 @@ impl Queue {
         Ok(out)
     }
 
-    fn pending_request(&self, id: &str) -> Result<Request, QueueError> {
-        let req = self
-            .get(id)?
-            .ok_or_else(|| QueueError::NotFound(id.to_string()))?;
-        if req.status != Status::Pending {
-            return Err(QueueError::NotPending {
-                id: req.id,
-                status: req.status.to_string(),
-            });
-        }
-        Ok(req)
-    }
-
     /// `reviewer` grants request `id`: it is granted once enough distinct reviewers have.
     /// Never for a CRITICAL request.
     pub fn grant(
@@ -592,29 +584,11 @@ impl Queue {
         now: OffsetDateTime,
     ) -> Result<Request, QueueError> {
         let reviewer = reviewer.trim();
-        if reviewer.is_empty() {
-            return Err(QueueError::Invalid(
-                "a grant needs a reviewer's name".into(),
-            ));
-        }
-        let req = self.pending_request(id)?;
-        if req.level == RiskLevel::Critical {
-            return Err(QueueError::Critical(req.id));
-        }
-        if req
-            .reviews
-            .iter()
-            .any(|r| r.reviewer == reviewer && r.verdict == "grant")
-        {
-            return Err(QueueError::SameReviewer {
-                id: req.id,
-                reviewer: reviewer.to_string(),
-            });
-        }
-        let note = match grant {
-            GrantFor::Once => "once".to_string(),
-            GrantFor::Ttl(d) => format!("for {}s", d.as_secs()),
-        };
+        let req = self
+            .get(id)?
+            .ok_or_else(|| QueueError::NotFound(id.to_string()))?;
+        crate::queue_store::check_grant(&req, reviewer)?;
+        let (note, once, expires) = crate::queue_store::grant_terms(grant, now);
         self.conn
             .execute(
                 "INSERT OR REPLACE INTO reviews (request, reviewer, verdict, at, note)
@@ -622,20 +596,12 @@ impl Queue {
                 params![req.id, reviewer, rfc3339(now), note],
             )
             .map_err(self.sql())?;
-        let grants = req.reviews.iter().filter(|r| r.verdict == "grant").count() + 1;
-        if grants >= usize::try_from(req.required).unwrap_or(1) {
-            let (once, expires) = match grant {
-                GrantFor::Once => (1, None),
-                GrantFor::Ttl(d) => (
-                    0,
-                    Some(micros(now) + i64::try_from(d.as_micros()).unwrap_or(i64::MAX / 2)),
-                ),
-            };
+        if crate::queue_store::completes(&req) {
             self.conn
                 .execute(
                     "UPDATE requests SET status = 'granted', once = ?2, expires_us = ?3,
                          decided = ?4 WHERE id = ?1 AND status = 'pending'",
-                    params![req.id, once, expires, rfc3339(now)],
+                    params![req.id, i64::from(once), expires, rfc3339(now)],
                 )
                 .map_err(self.sql())?;
         }
@@ -651,12 +617,10 @@ impl Queue {
         now: OffsetDateTime,
     ) -> Result<Request, QueueError> {
         let reviewer = reviewer.trim();
-        if reviewer.is_empty() || reason.trim().is_empty() {
-            return Err(QueueError::Invalid(
-                "a refusal needs a reviewer's name and a reason".into(),
-            ));
-        }
-        let req = self.pending_request(id)?;
+        let req = self
+            .get(id)?
+            .ok_or_else(|| QueueError::NotFound(id.to_string()))?;
+        crate::queue_store::check_refusal(&req, reviewer, reason)?;
         self.conn
             .execute(
                 "INSERT OR REPLACE INTO reviews (request, reviewer, verdict, at, note)

@@ -11,11 +11,14 @@
 //! - [`read`]: the team's records, for `riskgate log --team`.
 //! - [`report`]: the friction report (`riskgate report --format html|json`).
 //! - [`notify`]: announcing approval requests to a webhook.
+//! - [`pg_queue`]: the approval queue in the team's database (requests made on one machine,
+//!   decided on another).
 //! - [`review`]: a reviewer's grants and refusals (the CLI and the page share them), on the
 //!   [`queues`].
 //! - [`web`]: the reviewer's page (`riskgate serve`).
 
 pub mod notify;
+pub mod pg_queue;
 pub mod queues;
 pub mod read;
 pub mod report;

@@ -426,7 +426,7 @@ pub fn gather(
         .filter(|e| !e.expired)
         .map(|e| (e.pattern.clone(), e.expires_at.clone()))
         .collect();
-    let queues = crate::queues::Queues::open(policy)?;
+    let mut queues = crate::queues::Queues::open(policy)?;
     let grants = queues.list(
         riskgate_gate::queue::Status::Granted,
         crate::review::LIST_LIMIT,

@@ -68,9 +68,25 @@ fn audit(
         .map(|e| format!("review not written to the audit log: {e}"))
 }
 
-/// The requests waiting for a reviewer, oldest first.
-pub fn pending(policy: &Policy) -> Result<Vec<Request>, TeamError> {
-    Queues::open(policy)?.list(Status::Pending, LIST_LIMIT)
+/// The requests waiting for a reviewer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Pending {
+    /// Oldest first.
+    pub requests: Vec<Request>,
+    /// Problems with a queue (the team's database unreachable …).
+    pub warnings: Vec<String>,
+    /// Whether the team's queue is configured.
+    pub team: bool,
+}
+
+/// The requests waiting for a reviewer, oldest first: the team's and this machine's.
+pub fn pending(policy: &Policy) -> Result<Pending, TeamError> {
+    let mut queues = Queues::open(policy)?;
+    Ok(Pending {
+        requests: queues.list(Status::Pending, LIST_LIMIT)?,
+        warnings: std::mem::take(&mut queues.warnings),
+        team: queues.team_configured,
+    })
 }
 
 /// `reviewer` grants request `id` (once, or for a time).
@@ -81,7 +97,7 @@ pub fn grant(
     how: GrantFor,
 ) -> Result<Reviewed, TeamError> {
     let who = reviewer.trim();
-    let queues = Queues::open(policy)?;
+    let mut queues = Queues::open(policy)?;
     let r = queues.grant(id, who, how, riskgate_gate::clock::now())?;
     let lasts = match how {
         GrantFor::Once => "once".to_string(),
@@ -118,7 +134,7 @@ pub fn refuse(
     reason: &str,
 ) -> Result<Reviewed, TeamError> {
     let who = reviewer.trim();
-    let queues = Queues::open(policy)?;
+    let mut queues = Queues::open(policy)?;
     let r = queues.refuse(id, who, reason, riskgate_gate::clock::now())?;
     let warning = audit(
         policy,

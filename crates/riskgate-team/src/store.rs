@@ -15,8 +15,9 @@ use crate::TeamError;
 pub const PASSWORD_ENV: [&str; 2] = ["RISKGATE_PG_PASSWORD", "PGPASSWORD"];
 
 /// The schema steps, in order: version 1 is the decisions table; version 2 adds who and
-/// where (host, user, agent, repository) and the policy revision.
-pub const MIGRATIONS: [(i32, &str); 2] = [
+/// where (host, user, agent, repository) and the policy revision; version 3 is the approval
+/// queue (requests and their reviews, see [`crate::pg_queue`]).
+pub const MIGRATIONS: [(i32, &str); 3] = [
     (
         1,
         "CREATE TABLE riskgate_decisions (
@@ -49,14 +50,55 @@ pub const MIGRATIONS: [(i32, &str); 2] = [
              ADD COLUMN repository TEXT,
              ADD COLUMN policy_rev TEXT;",
     ),
+    (
+        3,
+        "CREATE TABLE riskgate_requests (
+             id          TEXT     PRIMARY KEY,
+             key         TEXT     NOT NULL,
+             created_us  BIGINT   NOT NULL,
+             created     TEXT     NOT NULL,
+             kind        TEXT     NOT NULL,
+             input       TEXT     NOT NULL,
+             cwd         TEXT     NOT NULL,
+             agent       TEXT,
+             session     TEXT,
+             requester   TEXT     NOT NULL,
+             host        TEXT     NOT NULL,
+             level       TEXT     NOT NULL,
+             score       SMALLINT NOT NULL,
+             rules       TEXT     NOT NULL,
+             reason      TEXT     NOT NULL,
+             required    INT      NOT NULL,
+             status      TEXT     NOT NULL,
+             once        BOOLEAN  NOT NULL DEFAULT TRUE,
+             expires_us  BIGINT,
+             decided     TEXT,
+             note        TEXT
+         );
+         CREATE INDEX riskgate_requests_key ON riskgate_requests (key, host, status);
+         CREATE INDEX riskgate_requests_status ON riskgate_requests (status, created_us);
+         CREATE TABLE riskgate_reviews (
+             request     TEXT NOT NULL REFERENCES riskgate_requests (id),
+             reviewer    TEXT NOT NULL,
+             verdict     TEXT NOT NULL,
+             at          TEXT NOT NULL,
+             note        TEXT,
+             PRIMARY KEY (request, reviewer)
+         );",
+    ),
 ];
 
 /// The latest schema version.
-pub const LATEST: i32 = 2;
+pub const LATEST: i32 = 3;
 
 /// Connect to `url` (a `postgres://` URL without a password), with the password from the
 /// environment and a 5-second connection timeout.
 pub fn connect(url: &str) -> Result<Client, TeamError> {
+    connect_within(url, Duration::from_secs(5))
+}
+
+/// [`connect`] with another connection timeout.
+pub fn connect_within(url: &str, limit: Duration) -> Result<Client, TeamError> {
     let mut config =
         Config::from_str(url).map_err(|e| TeamError::Config(format!("audit.url `{url}`: {e}")))?;
     if config.get_password().is_some() {
@@ -71,7 +113,7 @@ pub fn connect(url: &str) -> Result<Client, TeamError> {
     {
         config.password(pw);
     }
-    config.connect_timeout(Duration::from_secs(5));
+    config.connect_timeout(limit);
     config.application_name("riskgate");
     Ok(config.connect(NoTls)?)
 }

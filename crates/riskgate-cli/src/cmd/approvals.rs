@@ -102,17 +102,29 @@ enum ApprovalsCommand {
     },
 }
 
-/// `riskgate approvals notify`.
-fn notify(id: &str, queue: &std::path::Path, url: &str, format: &str) -> anyhow::Result<ExitCode> {
+/// `riskgate approvals notify`: the request from this machine's queue, else the team's.
+fn notify(
+    id: &str,
+    queue: &std::path::Path,
+    url: &str,
+    format: &str,
+    policy: &PolicyArgs,
+) -> anyhow::Result<ExitCode> {
     use riskgate::gate::policy::{Webhook, WebhookFormat};
     let format = match format {
         "slack" => WebhookFormat::Slack,
         _ => WebhookFormat::Generic,
     };
-    let queue = riskgate::gate::queue::Queue::open(queue)?;
-    let request = queue
-        .get(id)?
-        .ok_or_else(|| anyhow::anyhow!("no approval request `{id}`"))?;
+    let local = match riskgate::gate::queue::Queue::open_existing(queue)? {
+        Some(q) => q.get(id)?,
+        None => None,
+    };
+    let request = match local {
+        Some(r) => r,
+        None => riskgate_team::queues::Queues::open(&policy.load()?)?
+            .get(id)?
+            .ok_or_else(|| anyhow::anyhow!("no approval request `{id}`"))?,
+    };
     let hook = Webhook {
         url: url.to_string(),
         format,
@@ -130,7 +142,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         webhook_format,
     } = &args.command
     {
-        return notify(id, queue, url, webhook_format);
+        return notify(id, queue, url, webhook_format, &args.policy);
     }
     let policy = args.policy.load()?;
     let review = match &args.command {

@@ -80,7 +80,11 @@ fn show(r: &Request) -> String {
 pub fn run(policy: &Policy, review: Review, format: Format) -> anyhow::Result<ExitCode> {
     let reviewed = match review {
         Review::Pending => {
-            let list = shared::pending(policy)?;
+            let pending = shared::pending(policy)?;
+            for w in &pending.warnings {
+                eprintln!("riskgate: warning: {w}");
+            }
+            let list = pending.requests;
             match format {
                 Format::Json => outln!("{}", serde_json::to_string_pretty(&list)?),
                 Format::Text => {

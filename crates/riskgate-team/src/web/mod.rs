@@ -307,8 +307,16 @@ fn failure(e: &TeamError, caller: &Caller) -> Response {
 
 fn pending(st: &State, caller: &Caller, flash: Option<&str>) -> Response {
     match crate::review::pending(&st.policy) {
-        Ok(list) => {
-            let with_spans: Vec<(Request, Vec<Span>)> = list
+        Ok(p) => {
+            let mut flash = flash.map(str::to_string);
+            for w in &p.warnings {
+                flash = Some(match flash {
+                    Some(f) => format!("{f} — warning: {w}"),
+                    None => format!("warning: {w}"),
+                });
+            }
+            let with_spans: Vec<(Request, Vec<Span>)> = p
+                .requests
                 .into_iter()
                 .map(|r| {
                     let spans = (st.highlight)(&r);
@@ -318,8 +326,12 @@ fn pending(st: &State, caller: &Caller, flash: Option<&str>) -> Response {
             let body = pages::pending(
                 &with_spans,
                 who(caller).map(|(_, csrf)| csrf),
-                flash,
-                "approval queue of this machine",
+                flash.as_deref(),
+                if p.team {
+                    "the team's queue (PostgreSQL) and this machine's"
+                } else {
+                    "this machine's queue"
+                },
             );
             Response::html(
                 200,
