@@ -39,6 +39,56 @@ fn parse_sees_through_a_variable_program() {
     assert!(args.contains(&"/"), "{args:?}");
 }
 
+/// `parse --shell powershell|cmd` shows the Windows normalization: aliases and parameter
+/// prefixes resolved, cmd.exe switches read as the cmdlet's, paths in one spelling; without
+/// `--shell`, cmd.exe text is not read as cmd.exe.
+#[test]
+fn parse_shows_the_windows_normalization_with_shell() {
+    let dir = tempfile::tempdir().unwrap();
+    let program_args = |shell: Option<&str>, text: &str| -> Vec<(String, Vec<String>)> {
+        let mut argv = vec!["parse", "--format", "json"];
+        if let Some(s) = shell {
+            argv.extend(["--shell", s]);
+        }
+        argv.push(text);
+        let out = riskgate(dir.path()).args(&argv).output().unwrap();
+        assert!(out.status.success(), "{argv:?}");
+        let v = json_of(&out.stdout);
+        v["commands"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                let args = c["args"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter_map(|a| a["text"].as_str().map(str::to_string))
+                    .collect();
+                (c["program"].as_str().unwrap_or("").to_string(), args)
+            })
+            .collect()
+    };
+    let ps = program_args(Some("powershell"), "ri C:\\Users\\me\\dist -r -fo");
+    assert_eq!(ps.len(), 1, "{ps:?}");
+    assert_eq!(ps[0].0, "Remove-Item");
+    assert!(ps[0].1.contains(&"-Recurse".to_string()), "{ps:?}");
+    assert!(ps[0].1.contains(&"-Force".to_string()), "{ps:?}");
+    assert!(ps[0].1.contains(&"C:/Users/me/dist".to_string()), "{ps:?}");
+    let cmd = program_args(Some("cmd"), "rd /s /q %SystemRoot%\\Temp");
+    assert_eq!(cmd[0].0, "Remove-Item", "{cmd:?}");
+    assert!(cmd[0].1.contains(&"C:/Windows/Temp".to_string()), "{cmd:?}");
+    // read as bash, `rd` is no known program and its switches stay as written
+    let bash = program_args(None, "rd /s /q %SystemRoot%\\Temp");
+    assert_ne!(bash[0].0, "Remove-Item", "{bash:?}");
+    // a wrong shell name is an error, not a silent bash reading
+    let out = riskgate(dir.path())
+        .args(["parse", "--shell", "fish", "ls"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
+
 #[test]
 fn check_json_has_the_documented_fields_and_exit_codes() {
     let dir = tempfile::tempdir().unwrap();

@@ -516,6 +516,9 @@ pub fn classify_path(path: &str) -> TargetClass {
             || rest.starts_with("Library/Developer/Xcode/DerivedData")
             || rest.starts_with(".npm/_cacache")
             || has_segment(rest, &["node_modules", "__pycache__", "DerivedData"])
+            // a project's build output under the home (`~/src/app/dist`), not the home's own
+            // top directories (`~/build` may hold anything)
+            || rest.split_once('/').is_some_and(|(_, inner)| has_segment(inner, BUILD_OUTPUTS))
         {
             return TargetClass::BuildOutput;
         }

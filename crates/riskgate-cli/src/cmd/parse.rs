@@ -15,6 +15,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// The shell the command is written for: bash (the default; clearly PowerShell text is
+    /// read as PowerShell too), powershell or cmd.
+    #[arg(long, value_name = "SHELL", value_parser = crate::cmd::common::parse_shell)]
+    shell: Option<riskgate::Shell>,
     /// The command: one argument, or the words after `--` joined by spaces.
     #[arg(required = true, trailing_var_arg = true)]
     command: Vec<String>,
@@ -23,7 +27,7 @@ pub struct Args {
 /// Run `riskgate parse`.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text = command_text(&args.command)?;
-    let parsed = shell::parse(&text);
+    let parsed = shell::parse_as(&text, args.shell);
     let effects = riskgate::rules::CommandEngine::builtin().effects(&parsed);
     match args.format {
         Format::Json => {

@@ -205,6 +205,10 @@ fn reg_class(rest: &str, default: TargetClass) -> TargetClass {
     if REG_CREDENTIALS.iter().any(|k| below(rest, k)) {
         return TargetClass::Credentials;
     }
+    if !rest.contains('/') {
+        // One of a hive's top keys (`HKCU\Software`: every program's settings).
+        return TargetClass::System;
+    }
     if REG_PERSISTENCE.iter().any(|k| below(rest, k))
         || rest.starts_with("software/classes/") && rest.contains("/shell/open/command")
     {
@@ -288,13 +292,30 @@ pub(crate) fn classify(path: &str) -> Option<TargetClass> {
                 home_place(inner)
             });
         }
-        return Some(home_place(inner));
+        // Inside someone's home: read like `~/…` (keys, caches, backups, start-up files).
+        let place = home_place(inner);
+        if place != TargetClass::UserData {
+            return Some(place);
+        }
+        return Some(super::classify_path(&format!(
+            "~/{}",
+            inner.trim_end_matches('/')
+        )));
     }
     let class = DRIVE_PLACES
         .iter()
         .find(|(d, _)| below(trimmed, d))
         .map(|(_, c)| *c)
-        .unwrap_or(TargetClass::Unknown);
+        .unwrap_or_else(|| {
+            // Elsewhere on a drive, the words of the path say what it holds, as on Unix.
+            if super::is_backup_dir(trimmed) {
+                TargetClass::Backups
+            } else if super::has_segment(trimmed, super::BUILD_OUTPUTS) {
+                TargetClass::BuildOutput
+            } else {
+                TargetClass::Unknown
+            }
+        });
     Some(class)
 }
 
@@ -337,7 +358,13 @@ mod tests {
                 Persistence,
             ),
             ("C:\\Users\\bob\\AppData\\Local\\Temp\\x", Temp),
-            ("C:\\Projects\\app\\dist", Unknown),
+            ("C:\\Projects\\app\\dist", BuildOutput),
+            ("C:\\Projects\\app\\src", Unknown),
+            ("D:\\Backups\\db", Backups),
+            ("C:\\Users\\bob\\.aws\\credentials", Credentials),
+            ("C:\\Users\\bob\\.kube\\config", Credentials),
+            ("C:\\Users\\bob\\project\\node_modules", BuildOutput),
+            ("C:\\Users\\bob\\Documents", UserData),
             ("\\\\.\\PhysicalDrive0", Device),
             ("//./PhysicalDrive1", Device),
             ("\\\\.\\C:", Device),
@@ -360,6 +387,8 @@ mod tests {
             ),
             ("HKLM:/SYSTEM/CurrentControlSet/Control/Lsa", Credentials),
             ("HKCU:\\Software\\Acme\\Settings", UserData),
+            ("HKCU\\Software", System),
+            ("HKLM\\SYSTEM\\", System),
             ("HKLM:\\Software\\Acme", System),
             ("hklm", System),
         ] {

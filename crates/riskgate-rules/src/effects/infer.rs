@@ -97,7 +97,13 @@ fn redirect_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
 
 pub(crate) fn file_scope(v: &CommandView<'_>, e: Effect, text: &str) -> Effect {
     let mut e = e;
-    if v.has_flag("--recursive") || v.has_flag("-R") || v.has_flag("-r") || v.has_flag("-Recurse") {
+    // `P/**`: every file of the tree under P (a listing's items, a globstar)
+    if v.has_flag("--recursive")
+        || v.has_flag("-R")
+        || v.has_flag("-r")
+        || v.has_flag("-Recurse")
+        || text.ends_with("/**")
+    {
         e = e.with_scope(Scope::Recursive);
     }
     if text.contains('*') {

@@ -10,6 +10,7 @@ pub(crate) use infer::{DAEMONS, SECURITY_UNITS, daemon_of_listing};
 mod score;
 mod table;
 mod windows;
+mod winident;
 
 use riskgate_model::effect::{Effect, Environment, classify_env};
 use riskgate_model::{Finding, RiskLevel};

@@ -157,7 +157,14 @@ pub(crate) fn score(e: &Effect, weight: u32) -> u32 {
         && !matches!(class, TargetClass::BuildOutput | TargetClass::Project)
     {
         if e.has(Scope::Recursive) {
-            s += 8;
+            // A whole tree of the user's own files (documents, settings, sources: neither a
+            // cache nor build output) is HIGH, as `rm -r ~/x` is (fs.rm-recursive-home-path),
+            // whatever program deletes it (`Remove-Item -Recurse`, `rd /s`, `find -delete`).
+            s += if class == TargetClass::UserData {
+                USER_TREE
+            } else {
+                8
+            };
         }
         if e.has(Scope::Bulk) {
             s += 5;
@@ -171,6 +178,9 @@ pub(crate) fn score(e: &Effect, weight: u32) -> u32 {
     }
     s.min(EFFECT_CAP)
 }
+
+/// What deleting a whole tree of the user's own files adds to a file's delete (35 → 66).
+const USER_TREE: u32 = 31;
 
 /// What running on a production host adds to an effect on that machine.
 pub(crate) const REMOTE_PRODUCTION: u32 = 25;
@@ -278,6 +288,10 @@ mod tests {
         use TargetClass::*;
         assert!(score(&e(Delete, System, None, &[]), 0) > 60);
         assert!(score(&e(Delete, BuildOutput, None, &[Scope::Recursive]), 0) <= 40);
+        // one file of the user's is MEDIUM at most, a whole tree of them HIGH
+        assert!(score(&e(Delete, UserData, None, &[Scope::Forced]), 0) <= 60);
+        assert!(score(&e(Delete, UserData, None, &[Scope::Bulk]), 0) <= 60);
+        assert!(score(&e(Delete, UserData, None, &[Scope::Recursive]), 0) > 60);
         assert!(
             score(
                 &e(

@@ -90,11 +90,211 @@ fn service_effect(name: &str) -> (EffectKind, TargetClass) {
     let n = name.trim_matches(['"', '\'']).to_ascii_lowercase();
     if n == "*" {
         (EffectKind::Stop, TargetClass::AllProcesses)
-    } else if SECURITY_SERVICES.contains(&n.as_str()) {
+    } else if SECURITY_SERVICES.contains(&n.as_str())
+        || [
+            "firewall",
+            "defender",
+            "antivirus",
+            "security center",
+            "event log",
+        ]
+        .iter()
+        .any(|w| n.contains(w))
+    {
+        // by its name or its display name (`net stop "Windows Firewall"`)
         (EffectKind::Security, TargetClass::Machine)
     } else {
         (EffectKind::Stop, TargetClass::SystemDaemon)
     }
+}
+
+/// Services whose stop takes a data or directory server offline for everyone who uses it
+/// (database engines, the web server, Active Directory, DNS, Exchange): prefixes, lower case.
+const SERVER_SERVICES: &[&str] = &[
+    "mssql",
+    "sqlserveragent",
+    "sqlagent",
+    "mysql",
+    "mariadb",
+    "postgresql",
+    "oracleservice",
+    "mongodb",
+    "redis",
+    "w3svc",
+    "was",
+    "iisadmin",
+    "ntds",
+    "dns",
+    "dhcpserver",
+    "kdc",
+    "netlogon",
+    "adws",
+    "msexchange",
+    "elasticsearch",
+    "rabbitmq",
+];
+
+/// What stopping service `name` adds to a system daemon's stop (a server others rely on).
+fn service_weight(name: &str) -> u32 {
+    let n = name.trim_matches(['"', '\'']).to_ascii_lowercase();
+    if SERVER_SERVICES.iter().any(|p| n.starts_with(p)) {
+        25
+    } else {
+        0
+    }
+}
+
+/// A stop, disable or delete of service `name`; `delete`: the service is removed (its
+/// registration is a persistence point of the machine: nothing starts it again).
+fn service_found(name: &str, delete: bool) -> Found {
+    let (kind, class) = service_effect(name);
+    if delete && kind == EffectKind::Stop && class == TargetClass::SystemDaemon {
+        return found(Effect::new(
+            0,
+            EffectKind::Delete,
+            target(TargetClass::Persistence, &format!("service {name}")),
+        ));
+    }
+    Found {
+        effect: Effect::new(0, kind, target(class, name)),
+        weight: if kind == EffectKind::Stop {
+            service_weight(name)
+        } else {
+            0
+        },
+        guessed: false,
+    }
+}
+
+/// Ports of remote administration and data services (and "any").
+const EXPOSED_PORTS: &[&str] = &[
+    "any", "*", "22", "23", "135", "139", "445", "1433", "3306", "3389", "5432", "5900", "5985",
+    "5986", "6379", "27017",
+];
+
+/// Whether firewall rule words (`name=value` pairs, lower case) open an inbound port of remote
+/// administration or data to any address: `dir=in action=allow localport=3389
+/// remoteip=any`, `-Direction=Inbound -Action=Allow -Protocol=Any -RemoteAddress=Any`.
+fn opens_inbound(pairs: &[(String, String)]) -> bool {
+    let get = |keys: &[&str]| {
+        pairs
+            .iter()
+            .find(|(k, _)| keys.contains(&k.as_str()))
+            .map(|(_, v)| v.as_str())
+    };
+    let inbound = get(&["dir", "-direction"]).is_none_or(|d| d.starts_with("in"));
+    let allow = get(&["action", "-action"]) == Some("allow");
+    let remote_any = get(&["remoteip", "-remoteaddress"])
+        .is_none_or(|r| matches!(r, "any" | "*" | "0.0.0.0/0" | "internet"));
+    let port = get(&["localport", "-localport"]);
+    let protocol_any = get(&["protocol", "-protocol"]).is_some_and(|p| p == "any");
+    let exposed = match port {
+        Some(p) => p.split(',').any(|x| EXPOSED_PORTS.contains(&x.trim())),
+        None => protocol_any,
+    };
+    inbound && allow && remote_any && exposed
+}
+
+/// `name=value` and `-Name=value` words, lower case.
+fn pairs(v: &CommandView<'_>) -> Vec<(String, String)> {
+    v.cmd
+        .args
+        .iter()
+        .filter_map(|a| {
+            let (k, x) = a.text.split_once('=')?;
+            Some((
+                k.to_ascii_lowercase(),
+                x.trim_matches(['"', '\'']).to_ascii_lowercase(),
+            ))
+        })
+        .collect()
+}
+
+fn security(what: &str) -> Found {
+    found(Effect::new(
+        0,
+        EffectKind::Security,
+        target(TargetClass::Machine, what),
+    ))
+}
+
+/// Windows programs that switch off a protection of the machine (recovery, disk encryption,
+/// antivirus definitions) or open it: true when `program` is one of them.
+fn native_security(v: &CommandView<'_>, program: &str, out: &mut Vec<Found>) -> bool {
+    let p: Vec<String> = v
+        .positionals
+        .iter()
+        .map(|x| x.text.to_ascii_lowercase())
+        .collect();
+    let flag = |f: &str| {
+        v.cmd.args.iter().any(|a| {
+            a.text.eq_ignore_ascii_case(f)
+                || a.text
+                    .to_ascii_lowercase()
+                    .starts_with(&format!("{}=", f.to_ascii_lowercase()))
+        })
+    };
+    match program {
+        "reagentc" => {
+            if flag("-disable") {
+                out.push(security("Windows Recovery Environment"));
+            }
+        }
+        "mpcmdrun" => {
+            if flag("-removedefinitions") {
+                out.push(security("Microsoft Defender definitions"));
+            }
+        }
+        "manage-bde" => {
+            if flag("-off") || flag("-disable") || p.first().is_some_and(|w| w == "-off") {
+                out.push(security("BitLocker"));
+            }
+        }
+        "netsh" => {
+            let words: Vec<&str> = p.iter().map(String::as_str).collect();
+            if words.starts_with(&["advfirewall", "firewall", "add"])
+                || words.starts_with(&["firewall", "add"])
+            {
+                if opens_inbound(&pairs(v)) {
+                    out.push(security("Windows Firewall"));
+                }
+            } else if words.starts_with(&["advfirewall", "reset"]) {
+                out.push(security("Windows Firewall"));
+            }
+        }
+        "vssadmin" => {
+            // a shadow storage shrunk to megabytes deletes the shadow copies that no longer fit
+            if p.first().is_some_and(|w| w == "resize")
+                && v.cmd.args.iter().any(|a| {
+                    a.text.split_once('=').is_some_and(|(k, x)| {
+                        k.eq_ignore_ascii_case("-maxsize") && {
+                            let x = x.to_ascii_lowercase();
+                            x.ends_with("mb")
+                                || x.ends_with("kb")
+                                || x.ends_with('b') && !x.ends_with("gb") && !x.ends_with("tb")
+                        }
+                    })
+                })
+            {
+                out.push(found(Effect::new(
+                    0,
+                    EffectKind::Delete,
+                    target(TargetClass::Backups, "shadow copies"),
+                )));
+            }
+        }
+        "robocopy" => {
+            // `/MIR` and `/PURGE` delete what the source does not have: from an empty source,
+            // everything under the destination
+            if let (true, Some(dest)) = (flag("-mir") || flag("-purge"), v.positionals.get(1)) {
+                let e = Effect::new(0, EffectKind::Delete, path_target(&dest.text))
+                    .with_scope(Scope::Recursive);
+                out.push(found(e));
+            }
+        }
+        _ => return false,
+    }
+    true
 }
 
 fn forced(v: &CommandView<'_>, e: Effect) -> Effect {
@@ -112,8 +312,60 @@ fn truthy(t: &str) -> bool {
 /// Effects of a cmdlet or Windows program; true when the program was one of them.
 pub(crate) fn effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
     let program = v.cmd.program.as_str();
+    let lower = program.to_ascii_lowercase();
+    if native_security(v, lower.as_str(), out) {
+        return true;
+    }
     let mut push = |e: Effect| out.push(found(e));
     match program {
+        "net" | "net1" => {
+            if super::winident::net_accounts(v, out) {
+                return true;
+            }
+            let p = pos(v);
+            if let (Some(&"stop"), Some(name)) = (p.first(), p.get(1)) {
+                let mut f = service_found(name, false);
+                if v.has_flag("-y") {
+                    f.effect = f.effect.with_scope(Scope::Forced);
+                }
+                out.push(f);
+            }
+            true
+        }
+        "Disable-BitLocker" | "Suspend-BitLocker" | "Clear-BitLockerAutoUnlock" => {
+            push(Effect::new(
+                0,
+                EffectKind::Security,
+                target(TargetClass::Machine, "BitLocker"),
+            ));
+            true
+        }
+        "Remove-NetFirewallRule" | "Disable-NetFirewallRule" => {
+            // every rule (`-All`, or nothing named): the firewall's whole policy
+            let named = ["-Name", "-DisplayName", "-Group", "-DisplayGroup"]
+                .iter()
+                .any(|f| val(v, f).is_some())
+                || !v.positionals.is_empty()
+                || v.stdin_program.is_some();
+            if v.has_flag("-All") || !named {
+                push(Effect::new(
+                    0,
+                    EffectKind::Security,
+                    target(TargetClass::Machine, "Windows Firewall rules"),
+                ));
+            }
+            true
+        }
+        "New-NetFirewallRule" | "Set-NetFirewallRule" => {
+            if opens_inbound(&pairs(v)) {
+                push(Effect::new(
+                    0,
+                    EffectKind::Security,
+                    target(TargetClass::Machine, "Windows Firewall"),
+                ));
+            }
+            true
+        }
         "Stop-Process" | "taskkill" | "tskill" => {
             let mut names: Vec<String> = Vec::new();
             for flag in ["-Name", "-ProcessName", "-im"] {
@@ -156,13 +408,9 @@ pub(crate) fn effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                 names.push("*".into());
             }
             for n in names.iter().flat_map(|n| n.split(',')).take(8) {
-                let (kind, class) = service_effect(n);
-                let kind = if program == "Remove-Service" && kind == EffectKind::Stop {
-                    EffectKind::Delete
-                } else {
-                    kind
-                };
-                push(forced(v, Effect::new(0, kind, target(class, n))));
+                let mut f = service_found(n, program == "Remove-Service");
+                f.effect = forced(v, f.effect);
+                out.push(f);
             }
             true
         }
@@ -173,8 +421,7 @@ pub(crate) fn effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             {
                 let disables = *verb != "config" || p.contains(&"disabled");
                 if disables {
-                    let (kind, class) = service_effect(name);
-                    push(Effect::new(0, kind, target(class, name)));
+                    out.push(service_found(name, *verb == "delete"));
                 }
             }
             true
@@ -337,6 +584,13 @@ fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
     {
         return false;
     }
+    if super::winident::is_session_noun(noun) {
+        return true;
+    }
+    let words = super::winident::noun_words(noun);
+    if super::winident::identity_cmdlet(v, verb, &words, out) {
+        return true;
+    }
     let kind = match verb {
         "Remove" | "Clear" | "Uninstall" | "Unregister" | "Revoke" | "Reset" => EffectKind::Delete,
         "Stop" | "Restart" | "Suspend" => EffectKind::Stop,
@@ -344,8 +598,7 @@ fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         "Publish" | "Deploy" => EffectKind::Publish,
         _ => return true,
     };
-    let nouns = super::infer::parts(noun);
-    if !nouns
+    if !words
         .iter()
         .any(|n| table::is_resource_noun(n) || n == "vm" || n == "group")
     {
@@ -355,7 +608,7 @@ fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         .cmd
         .flag_value("-Name")
         .or_else(|| v.cmd.flag_value("-ResourceGroupName"))
-        .or_else(|| v.positionals.first().map(|p| p.text.as_ref()))
+        .or_else(|| super::winident::acted_on(v))
         .unwrap_or(noun);
     let env = classify_env(v.cmd.args.iter().map(|a| a.text.as_str()));
     let mut e = Effect::new(
@@ -367,9 +620,7 @@ fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             environment: Some(env),
         },
     );
-    if v.has_flag("-Force") || v.has_flag("-Confirm=false") {
-        e = e.with_scope(Scope::Forced);
-    }
+    e = super::winident::cmdlet_scope(v, e);
     out.push(Found {
         effect: e,
         weight: 0,

@@ -23,6 +23,8 @@ impl Eval<'_> {
             (V::Str(s), "trimstart") => V::Str(s.trim_start().to_string()),
             (V::Str(s), "trimend") => V::Str(s.trim_end().to_string()),
             (V::Str(s), "tostring") => V::Str(s.clone()),
+            // a path's item (`$_` of a file listing): its full name is the path
+            (V::Str(s), "fullname" | "pspath" | "fullpath") => V::Str(s.clone()),
             (V::Str(s), "tochararray") => {
                 V::Arr(s.chars().map(|c| V::Str(c.to_string())).collect())
             }

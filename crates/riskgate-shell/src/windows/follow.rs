@@ -338,6 +338,11 @@ impl Norm<'_> {
                         .filter(|x| x.text().is_some())
                         .take(8)
                         .collect(),
+                    // `Get-ChildItem P -Recurse | ForEach-Object { Remove-Item $_.FullName }`:
+                    // `$_` is each item of the listing, `P/**` (the tree) or `P/*`.
+                    Input::Cmd(i, up) if FILE_LISTINGS.contains(&up.as_str()) => {
+                        self.listing_items(*i)
+                    }
                     _ => Vec::new(),
                 };
                 for (t, _, _) in blocks {
@@ -428,6 +433,25 @@ impl Norm<'_> {
             return V::Download(url);
         }
         V::Dyn
+    }
+
+    /// The items a file listing (command `i`, `Get-ChildItem P [-Recurse]`) passes on, as
+    /// one path pattern per listed path: `P/**` when it recurses, else `P/*`.
+    fn listing_items(&self, i: usize) -> Vec<V> {
+        let Some(up) = self.commands.get(i) else {
+            return Vec::new();
+        };
+        let tail = if up.has_flag("-Recurse") { "/**" } else { "/*" };
+        let mut paths: Vec<V> = up
+            .positionals()
+            .filter(|w| !w.dynamic)
+            .take(8)
+            .map(|w| V::Str(format!("{}{tail}", w.text.trim_end_matches('/'))))
+            .collect();
+        if paths.is_empty() {
+            paths.push(V::Str(format!(".{tail}")));
+        }
+        paths
     }
 
     /// The last downloader recorded before command `before`.

@@ -83,6 +83,7 @@ const WINDOWS_PROGRAMS: &[&str] = &[
     "logoff",
     "manage-bde",
     "mountvol",
+    "mpcmdrun",
     "msiexec",
     "mshta",
     "net",
