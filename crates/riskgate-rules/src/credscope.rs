@@ -297,6 +297,10 @@ pub(crate) fn is_credential_rule(tags: &[impl AsRef<str>]) -> bool {
 
 /// Cap `f` at MEDIUM: every credential it found is a placeholder or opens a loopback server.
 pub(crate) fn cap_for_throwaway(f: &mut Finding) {
+    // already MEDIUM: keep it so, with room for the other findings' bump
+    if f.level == RiskLevel::Medium {
+        f.score = f.score.min(crate::envscope::CAPPED_SCORE);
+    }
     if f.level <= RiskLevel::Medium {
         return;
     }

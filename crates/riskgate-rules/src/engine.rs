@@ -324,7 +324,10 @@ impl CommandEngine {
             throwaway.push(placeholder && credscope::is_credential_rule(rule.tags()));
             project_listed.push(
                 listed
-                    && rule.tags().iter().any(|t| t == "filesystem")
+                    && rule
+                        .tags()
+                        .iter()
+                        .any(|t| t == "filesystem" || t == "containers")
                     && rule.tags().iter().any(|t| t == "destructive"),
             );
         }

@@ -159,11 +159,20 @@ fn is_local_compose(cmd: &SimpleCommand) -> bool {
 
 /// Whether `cmd` runs once per entry of a file listing of project paths (`ls -dt previews/*/
 /// | tail -n +6 | xargs rm -rf`, `find . -name '*.pyc' | xargs rm`): a relative directory
-/// with no `..`, or the working directory.
+/// with no `..`, or the working directory; or of a container engine's unused objects
+/// (`docker images -f dangling=true -q | xargs docker rmi`).
 pub(crate) fn iterates_project_listing(cmd: &SimpleCommand) -> bool {
     let Some(l) = &cmd.iterates else {
         return false;
     };
+    // a container engine's listing narrowed to what nothing uses: dangling images, exited
+    // or never-started containers, volumes no container mounts
+    if matches!(l.program.as_str(), "docker" | "podman" | "nerdctl") {
+        let garbage = ["dangling=true", "status=exited", "status=created"]
+            .iter()
+            .any(|f| l.command.contains(f));
+        return garbage && !l.command.contains("status=running");
+    }
     if !matches!(l.program.as_str(), "ls" | "find" | "fd" | "git") {
         return false;
     }
@@ -187,6 +196,10 @@ pub(crate) fn iterates_project_listing(cmd: &SimpleCommand) -> bool {
 
 /// Cap `f` at MEDIUM because every command it matched is aimed at a development resource.
 pub fn cap_for_development(f: &mut Finding) {
+    // already MEDIUM: keep it so, with room for the other findings' bump
+    if f.level == RiskLevel::Medium {
+        f.score = f.score.min(CAPPED_SCORE);
+    }
     if f.level <= RiskLevel::Medium {
         return;
     }
@@ -198,13 +211,18 @@ pub fn cap_for_development(f: &mut Finding) {
 
 /// Cap `f` at MEDIUM: every command it matched deletes entries of a listing of project paths.
 pub(crate) fn cap_for_project_listing(f: &mut Finding) {
+    // already MEDIUM: keep it so, with room for the other findings' bump
+    if f.level == RiskLevel::Medium {
+        f.score = f.score.min(CAPPED_SCORE);
+    }
     if f.level <= RiskLevel::Medium {
         return;
     }
     f.level = RiskLevel::Medium;
     f.score = f.score.min(CAPPED_SCORE);
-    f.description
-        .push_str(" (the entries come from a listing of project paths: at most MEDIUM)");
+    f.description.push_str(
+        " (the entries come from a listing of project paths or unused objects: at most MEDIUM)",
+    );
 }
 
 #[cfg(test)]

@@ -54,8 +54,14 @@ impl<'a> CommandView<'a> {
         let mut positionals = Vec::new();
         let mut after_dashdash = false;
         let mut prev_flag = false;
-        for a in &cmd.args {
+        let pattern = search_pattern_index(cmd);
+        for (i, a) in cmd.args.iter().enumerate() {
             let t = a.text.as_str();
+            // a search program's pattern is text to look for, not a file it reads
+            if Some(i) == pattern {
+                prev_flag = false;
+                continue;
+            }
             if after_dashdash {
                 positionals.push(Positional {
                     text: normalize_path(t),
@@ -131,6 +137,92 @@ impl<'a> CommandView<'a> {
     pub(crate) fn has_flag(&self, spec: &str) -> bool {
         self.flags.iter().any(|f| flag_matches(spec, f))
     }
+}
+
+/// Search programs whose first operand is the pattern, with their options that take a value.
+const SEARCH_PROGRAMS: &[(&str, &[&str])] = &[
+    ("grep", GREP_VALUE_FLAGS),
+    ("egrep", GREP_VALUE_FLAGS),
+    ("fgrep", GREP_VALUE_FLAGS),
+    ("zgrep", GREP_VALUE_FLAGS),
+    (
+        "rg",
+        &[
+            "-A",
+            "-B",
+            "-C",
+            "-m",
+            "-M",
+            "-j",
+            "-g",
+            "-t",
+            "-T",
+            "-E",
+            "--glob",
+            "--iglob",
+            "--type",
+            "--type-not",
+            "--max-depth",
+            "--max-count",
+            "--context",
+            "--encoding",
+        ],
+    ),
+    ("ag", &["-A", "-B", "-C", "-m", "-G", "--ignore", "--depth"]),
+    ("ack", &["-A", "-B", "-C", "-m", "--type", "--ignore-dir"]),
+];
+const GREP_VALUE_FLAGS: &[&str] = &[
+    "-A",
+    "-B",
+    "-C",
+    "-m",
+    "-d",
+    "-D",
+    "--max-count",
+    "--context",
+    "--after-context",
+    "--before-context",
+    "--include",
+    "--exclude",
+    "--exclude-dir",
+    "--label",
+    "--directories",
+    "--devices",
+    "--binary-files",
+    "--color",
+    "--colour",
+];
+
+/// The index (in `cmd.args`) of a search program's pattern operand: the first operand when the
+/// pattern is not given by `-e`/`-f`/`--regexp`/`--file` (`grep -rn 'process.env' src/`).
+fn search_pattern_index(cmd: &SimpleCommand) -> Option<usize> {
+    let (_, value_flags) = SEARCH_PROGRAMS.iter().find(|(p, _)| *p == cmd.program)?;
+    let by_option = |t: &str| {
+        matches!(t, "-e" | "-f" | "--regexp" | "--file")
+            || t.starts_with("--regexp=")
+            || t.starts_with("--file=")
+            || (t.starts_with("-e") && !t.starts_with("--") && t.len() > 2)
+    };
+    if cmd.args.iter().any(|a| by_option(&a.text)) {
+        return None;
+    }
+    let mut skip_next = false;
+    for (i, a) in cmd.args.iter().enumerate() {
+        let t = a.text.as_str();
+        if skip_next {
+            skip_next = false;
+            continue;
+        }
+        if t == "--" {
+            return (i + 1 < cmd.args.len()).then_some(i + 1);
+        }
+        if t.len() > 1 && t.starts_with('-') {
+            skip_next = value_flags.contains(&t);
+            continue;
+        }
+        return Some(i);
+    }
+    None
 }
 
 /// Resolve `.` and `..` segments and repeated slashes of a path-looking word lexically

@@ -501,7 +501,16 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
                     backup_dir || app
                 })
             });
-            let (level, score) = if app_file {
+            // a directory named as a backup anywhere (`../myapp-backup-2026-11-24/`,
+            // `/mnt/nas/backups/x`): writing into it is how a backup is made
+            let backup_named = abs.components().any(|c| {
+                c.as_os_str()
+                    .to_string_lossy()
+                    .to_ascii_lowercase()
+                    .split(|ch: char| !ch.is_ascii_alphanumeric())
+                    .any(|w| matches!(w, "backup" | "backups" | "bak"))
+            });
+            let (level, score) = if app_file || backup_named {
                 (RiskLevel::Medium, 50)
             } else {
                 (RiskLevel::High, 65)
@@ -638,6 +647,14 @@ mod tests {
         assert_eq!(w(".riskgate.yaml"), ["path.riskgate-policy"]);
         assert_eq!(w("state/settings.json"), ["path.riskgate-state"]);
         assert_eq!(w("../elsewhere/x.txt"), ["path.outside-project"]);
+        // a backup beside the project is MEDIUM, still named
+        let f = write_findings(&p, "../myapp-backup-2026-11-24/src/main.rs", WriteOp::Write);
+        assert_eq!(
+            f.iter()
+                .map(|f| (f.rule_id.as_str(), f.level))
+                .collect::<Vec<_>>(),
+            [("path.outside-project", RiskLevel::Medium)]
+        );
         assert_eq!(w("/etc/passwd"), ["path.system-critical"]);
         assert_eq!(w("/etc/hosts"), ["path.system"]);
         assert!(w("/tmp/scratch/x.txt").is_empty());

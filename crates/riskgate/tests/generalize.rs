@@ -414,3 +414,28 @@ fn round14_mechanisms_rate_what_the_command_does() {
         "systemctl --user enable --now syncthing.service",
     ]);
 }
+
+#[test]
+fn round15_false_positive_mechanisms() {
+    // a search pattern is text, not a file read; option values are not find's start points
+    at_most_medium(&[
+        "grep -rn 'process.env' src/ | head -30",
+        "rg -C 2 import.meta.env src",
+        "find build -mindepth 1 -delete",
+        "find ./dist -type f -delete",
+        "vercel --prod=false",
+        "kubectl exec -it deploy/api -n staging -- printenv NODE_ENV",
+        "docker image ls --filter dangling=true -q | xargs -r docker rmi",
+        "docker ps -aq -f status=exited | xargs docker rm",
+    ]);
+    at_least_high(&[
+        "grep -n TOKEN .env",
+        "rg -e process.env .env.production",
+        "find . -mindepth 1 -delete",
+        "find build ~/projects -mindepth 1 -delete",
+        "vercel --prod",
+        "kubectl exec deploy/api -- printenv DATABASE_URL",
+        "kubectl exec api-0 -- env",
+        "docker ps -aq | xargs docker rm -f",
+    ]);
+}
