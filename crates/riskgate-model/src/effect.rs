@@ -475,6 +475,10 @@ fn is_backup_dir(path: &str) -> bool {
             s.as_str(),
             "backup" | "backups" | "snapshots" | "pgbackrest" | "borg" | "restic" | "bak" | "dumps"
         ) || (s.starts_with("backup") && !s.contains('.'))
+            // a directory named for its backups (`pg_backups`, `db-backups`, `mysql_dumps`)
+            || (!s.contains('.')
+                && s.split(['_', '-'])
+                    .any(|w| matches!(w, "backup" | "backups" | "snapshots" | "dumps")))
     })
 }
 
@@ -835,6 +839,8 @@ mod tests {
             (".env", ProjectSecret),
             ("config/.env.local", ProjectSecret),
             ("/mnt/backup", Backups),
+            ("/srv/pg_backups/2026-11-01.dump", Backups),
+            ("/data/mysql-dumps", Backups),
             ("/etcetera", Unknown),
         ] {
             assert_eq!(classify_path(p), c, "{p}");

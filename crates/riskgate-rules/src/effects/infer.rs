@@ -742,6 +742,7 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
             ]
             .iter()
             .any(|p| t.starts_with(p))
+                || switches_off_protection(&t)
         });
     let mut environment = classify_env(env_words(v));
     // a CLI that works in test mode unless told otherwise (`stripe … --live`)
@@ -772,6 +773,37 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         weight: if noun { 8 } else { 0 },
         guessed: true,
     });
+}
+
+/// A setting that turns a protection off: `bruteForceProtected=false`, `otpPolicyType=none`,
+/// `sslRequired=none`, `mfa_enabled=0`, `--verify-tls=false` (lower case).
+fn switches_off_protection(arg: &str) -> bool {
+    let Some((key, value)) = arg.trim_start_matches('-').split_once('=') else {
+        return false;
+    };
+    let off = matches!(
+        value.trim_matches(['"', '\'']),
+        "false" | "off" | "none" | "disabled" | "disable" | "0" | "no"
+    );
+    off && [
+        "protect",
+        "mfa",
+        "otp",
+        "2fa",
+        "totp",
+        "ssl",
+        "tls",
+        "verify",
+        "encrypt",
+        "audit",
+        "firewall",
+        "security",
+        "bruteforce",
+        "lockout",
+        "captcha",
+    ]
+    .iter()
+    .any(|w| key.contains(w))
 }
 
 /// A modification that removes what it names: a secret unset from a service (`travis env

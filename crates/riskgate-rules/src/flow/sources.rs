@@ -108,6 +108,16 @@ pub(super) fn secret_source(c: &SimpleCommand) -> Option<Taint> {
             renamed: false,
         });
     }
+    // a secret variable of the environment printed by name: `printenv AWS_SECRET_ACCESS_KEY`,
+    // `echo "$GITHUB_TOKEN"`
+    if let Some(name) = printed_secret_variable(c) {
+        return Some(Taint {
+            data: Data::Secret,
+            from: 0,
+            what: format!("the environment variable `{name}`"),
+            renamed: false,
+        });
+    }
     if matches!(
         c.program.as_str(),
         "ls" | "stat"
@@ -176,6 +186,30 @@ pub(super) fn secret_source(c: &SimpleCommand) -> Option<Taint> {
         what: format!("{kind} `{path}`"),
         renamed: false,
     })
+}
+
+/// The secret-named environment variable `c` prints: `printenv NAME`, or `echo`/`printf` of
+/// `$NAME` / `${NAME}`.
+fn printed_secret_variable(c: &SimpleCommand) -> Option<String> {
+    let names: Vec<String> = match c.program.as_str() {
+        "printenv" => c.positionals().map(|w| w.text.clone()).collect(),
+        "echo" | "printf" => raw(c)
+            .filter_map(|t| {
+                let t = t.trim_matches('"');
+                let name = t
+                    .strip_prefix("${")
+                    .and_then(|r| r.strip_suffix('}'))
+                    .or_else(|| t.strip_prefix('$'))?;
+                name.chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+                    .then(|| name.to_string())
+            })
+            .collect(),
+        _ => return None,
+    };
+    names
+        .into_iter()
+        .find(|n| riskgate_model::secrets::is_secret_name(n))
 }
 
 /// Files a command writes its output or its input to.
