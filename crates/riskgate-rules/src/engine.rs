@@ -229,8 +229,10 @@ impl CommandEngine {
                     });
             }
         }
-        self.rules.for_patterns(Target::Raw, &parsed.source, |r| {
-            if let Some(h) = matcher::rule_matches_raw(r, &parsed.source) {
+        // heredoc bodies that only write a file are data (what runs them is matched below)
+        let raw_text = crate::rawtext::without_file_heredocs(&parsed.source);
+        self.rules.for_patterns(Target::Raw, &raw_text, |r| {
+            if let Some(h) = matcher::rule_matches_raw(r, &raw_text) {
                 hits.push((r, h));
             }
         });

@@ -41,6 +41,7 @@ mod loader;
 mod matcher;
 mod predicate;
 mod prefilter;
+mod rawtext;
 mod rcappend;
 mod rule;
 mod ruleset;

