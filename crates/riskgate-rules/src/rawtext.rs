@@ -20,7 +20,7 @@ pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
     let mut lines = source.split_inclusive('\n');
     while let Some(line) = lines.next() {
         offset += line.len();
-        let Some((tag, strip_tabs)) = file_heredoc(line) else {
+        let Some((tag, strip_tabs, file)) = file_heredoc(line) else {
             continue;
         };
         // the body: the lines up to the one that is the tag
@@ -38,6 +38,13 @@ pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
                 break;
             }
             body_end = offset;
+        }
+        // the file named again later (`python3 /tmp/c.py`, `chmod +x x.sh`): it may run
+        if source
+            .get(offset..)
+            .is_some_and(|rest| rest.contains(file.as_str()))
+        {
+            continue;
         }
         let buf = out.get_or_insert_with(|| source.to_string());
         if let Some(region) = buf.get_mut(body_start..body_end) {
@@ -61,8 +68,9 @@ pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
     }
 }
 
-/// The tag of a here-document on `line` that only writes a file, and whether it is `<<-`.
-fn file_heredoc(line: &str) -> Option<(String, bool)> {
+/// The tag of a here-document on `line` that only writes a file, whether it is `<<-`, and
+/// the file it writes.
+fn file_heredoc(line: &str) -> Option<(String, bool, String)> {
     let text = line.trim();
     let first = text.split_whitespace().next()?;
     let program = first.rsplit('/').next().unwrap_or(first);
@@ -91,14 +99,30 @@ fn file_heredoc(line: &str) -> Option<(String, bool)> {
     if tag.is_empty() {
         return None;
     }
-    let writes_file = match program {
-        "cat" => text.contains('>'),
-        // `tee FILE <<EOF`: an operand that is not an option
-        _ => text.split_whitespace().skip(1).any(|w| {
-            !w.starts_with('-') && !w.starts_with("<<") && !w.starts_with('>') && w != tag
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let file = match program {
+        // `cat > FILE`, `cat >> FILE`, `cat >FILE`
+        "cat" => words.iter().enumerate().find_map(|(i, w)| {
+            let name = w.trim_start_matches('>');
+            if !w.starts_with('>') {
+                None
+            } else if name.is_empty() {
+                words.get(i + 1).map(|f| (*f).to_string())
+            } else {
+                Some(name.to_string())
+            }
         }),
-    };
-    writes_file.then_some((tag, strip_tabs))
+        // `tee FILE <<EOF`: an operand that is not an option
+        _ => words
+            .iter()
+            .skip(1)
+            .find(|w| {
+                !w.starts_with('-') && !w.starts_with("<<") && !w.starts_with('>') && **w != tag
+            })
+            .map(|w| (*w).to_string()),
+    }?;
+    let file = file.trim_matches(['\'', '"']).to_string();
+    (!file.is_empty() && !file.starts_with("<<")).then_some((tag, strip_tabs, file))
 }
 
 #[cfg(test)]
