@@ -129,7 +129,7 @@ def end_leftovers(root):
 
 def install_package(driver_cls, cache):
     prefix = os.path.join(cache, f"{driver_cls.name}-{driver_cls.version}")
-    exe = os.path.join(prefix, "node_modules", ".bin", driver_cls.bin_name)
+    exe = os.path.join(prefix, *(driver_cls.exe or f"node_modules/.bin/{driver_cls.bin_name}").split("/"))
     if not os.path.exists(exe):
         os.makedirs(prefix, exist_ok=True)
         log(f"  npm install {driver_cls.package}@{driver_cls.version} into {prefix}")
@@ -351,7 +351,10 @@ def run_scenario(ctx, sid, closed_port):
         canary = os.path.join(ctx.proj, f"{sid}-ran.txt")
         set_hook(ctx, "broken")
         try:
-            t = turn(ctx, sid, f"touch {sid}-ran.txt", sid, extra_env={"E2E_BROKEN": sid})
+            # past the time limit the install set, or the agent's default one
+            sleep = str((d.hook_limit or 30) + 15)
+            t = turn(ctx, sid, f"touch {sid}-ran.txt", sid,
+                     extra_env={"E2E_BROKEN": sid, "E2E_BROKEN_SLEEP": sleep})
         finally:
             set_hook(ctx, usual_hook(ctx))
         ran = os.path.exists(canary)

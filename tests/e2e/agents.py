@@ -20,6 +20,8 @@ class Driver:
     package = ""
     version = ""
     bin_name = ""
+    # The executable inside the npm prefix, when it is not `node_modules/.bin/<bin_name>`.
+    exe = ""
     # What a person's decision looks like in this agent: "prompt" (riskgate's ask reaches the
     # agent's prompt), "deny" (the agent cannot ask: riskgate denies).
     ask = "deny"
@@ -31,6 +33,9 @@ class Driver:
     on_failure = {}
     # Arguments of `riskgate install AGENT` (the project's settings by default).
     install_args = []
+    # The hook's time limit in seconds (the one `riskgate install` writes, else the agent's
+    # default) when above 30: the slow scenario's hook sleeps 15 s past it.
+    hook_limit = None
     # Why the approval scenario does not apply, when it does not.
     approve_na = "cannot ask"
     # Whether a refused call goes back to the model as a tool result (with riskgate's reason).
@@ -320,4 +325,40 @@ class Cline(Driver):
         return [self.ctx.agent_bin, "--json", "--auto-approve", "true", "-t", "150", prompt]
 
 
-DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen, OpenCode, Kilo, Cline)}
+class Droid(Driver):
+    # `@factory/cli` 0.225.1 (the registry's newest) needs `@factory/cli-linux-x64@0.225.1`,
+    # which the registry does not have; the platform package 0.225.2 is the whole CLI (one
+    # compiled binary, `bin/droid`), so the harness installs that.
+    name = "droid"
+    title = "Factory Droid"
+    package = "@factory/cli-linux-x64"
+    version = "0.225.2"
+    bin_name = "droid"
+    exe = "node_modules/@factory/cli-linux-x64/bin/droid"
+    ask = "deny"
+    reports_approvals = False
+    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
+    # `riskgate install droid` sets no `timeout`: Droid's default is 60 s.
+    hook_limit = 60
+
+    def env(self):
+        # Airgap Mode: no Factory account, no Factory services; only BYOK custom models.
+        return {"FACTORY_AIRGAP_ENABLED": "true", "FACTORY_DISABLE_KEYRING": "1",
+                "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"}
+
+    def setup(self):
+        path = os.path.join(self.ctx.home, ".factory", "settings.json")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        settings = {"customModels": [{
+            "model": "mock-model", "displayName": "mock", "provider": "anthropic",
+            "baseUrl": self.ctx.base_url, "apiKey": "e2e-dummy", "maxOutputTokens": 4096,
+        }]}
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(settings, f, indent=2)
+
+    def argv(self, prompt, approve=False, resume=None):
+        return [self.ctx.agent_bin, "exec", "--skip-permissions-unsafe", "-m", "custom:mock-0",
+                "-o", "json", prompt]
+
+
+DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen, OpenCode, Kilo, Cline, Droid)}

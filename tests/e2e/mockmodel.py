@@ -41,6 +41,9 @@ SHELL_TOOLS = {
     "execute_command": lambda c: {"command": c},
     "run_commands": lambda c: {"commands": [c]},
     "run_in_terminal": lambda c: {"command": c, "explanation": "scenario", "isBackground": False},
+    # Factory Droid: the risk fields are required by its schema; "low" keeps Droid's own
+    # autonomy gate out of the way (riskgate must be the only gate).
+    "Execute": lambda c: {"command": c, "riskLevelReason": "The test scenario needs it.", "riskLevel": "low"},
 }
 
 
