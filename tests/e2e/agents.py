@@ -2,16 +2,46 @@
 mock model server, how one non-interactive turn is run, and what it is expected to do when its
 hook fails (checked against the README's agent table by the harness).
 
+A driver is a declaration: class attributes say the package, the environment, the files written
+in the scratch HOME and the arguments of one turn; `Driver` does the rest. Strings in
+`environment`, `home_files` and `turn` may name `{url}` (the mock's base URL), `{v1}` (its
+OpenAI-style root, `{url}/v1`), `{home}` (the scratch HOME) and, in `turn`, `{prompt}`. Only
+what no declaration says (Claude Code's approver, Cline's `auth` command) is a method.
+
 Every driver runs the agent with its own permission prompts out of the way for shell commands
 (Claude Code `--allowedTools Bash`, Gemini CLI `--approval-mode yolo`, Codex
-`--dangerously-bypass-approvals-and-sandbox`), so riskgate's hook is the only gate: a command
-that did not run was stopped by riskgate's answer, never by the agent's own rules.
+`--dangerously-bypass-approvals-and-sandbox`, Droid `--skip-permissions-unsafe`), so riskgate's
+hook is the only gate: a command that did not run was stopped by riskgate's answer, never by the
+agent's own rules.
 """
 
 import json
 import os
 import re
+import subprocess
 import sys
+
+# What happens to the tool call on each hook failure, for the two usual kinds of agent.
+FAILS_OPEN = {"crash": "ran", "garbage": "ran", "slow": "ran"}
+FAILS_CLOSED = {"crash": "blocked", "garbage": "blocked", "slow": "blocked"}
+
+# The XDG directories inside the scratch HOME (agents that follow XDG rather than HOME).
+XDG = {
+    "XDG_CONFIG_HOME": "{home}/.config",
+    "XDG_DATA_HOME": "{home}/.local/share",
+    "XDG_CACHE_HOME": "{home}/.cache",
+    "XDG_STATE_HOME": "{home}/.local/state",
+}
+
+
+def gemini_settings(auth, **security):
+    """The user settings of Gemini CLI and its fork Qwen Code: the auth type, no update, no
+    usage statistics."""
+    return {
+        "security": dict({"auth": {"selectedType": auth}}, **security),
+        "general": {"disableAutoUpdate": True},
+        "privacy": {"usageStatisticsEnabled": False},
+    }
 
 
 class Driver:
@@ -30,7 +60,7 @@ class Driver:
     reports_approvals = False
     # What the agent does with the tool call when the hook fails, per failure mode:
     # "blocked" or "ran".
-    on_failure = {}
+    on_failure = FAILS_OPEN
     # Arguments of `riskgate install AGENT` (the project's settings by default).
     install_args = []
     # The hook's time limit in seconds (the one `riskgate install` writes, else the agent's
@@ -40,21 +70,61 @@ class Driver:
     approve_na = "cannot ask"
     # Whether a refused call goes back to the model as a tool result (with riskgate's reason).
     reason_to_model = True
+    # The agent's environment for every turn (beside PATH, HOME and the harness's own).
+    environment = {}
+    # Files written under the scratch HOME after `riskgate install`: relative path → a JSON
+    # value (written as JSON) or a string (written as it is).
+    home_files = {}
+    # One non-interactive turn: the arguments after the executable.
+    turn = []
+    # How a turn's stdout names the session to resume: "json" (its `session_id`), a regular
+    # expression with one group, or None (no resuming).
+    session = None
 
     def __init__(self, ctx):
         self.ctx = ctx
 
+    def fill(self, value):
+        """`value` with the placeholders of the scratch world put in."""
+        if isinstance(value, str):
+            url = self.ctx.base_url
+            return value.replace("{url}", url).replace("{v1}", f"{url}/v1").replace("{home}", self.ctx.home)
+        if isinstance(value, dict):
+            return {k: self.fill(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.fill(v) for v in value]
+        return value
+
     def env(self):
-        return {}
+        return self.fill(self.environment)
 
     def setup(self):
         """Write the agent's own configuration (after `riskgate install`)."""
+        for rel, content in self.home_files.items():
+            write(os.path.join(self.ctx.home, *rel.split("/")), self.fill(content))
 
     def argv(self, prompt, approve=False, resume=None):
-        raise NotImplementedError
+        return [self.ctx.agent_bin, *(prompt if a == "{prompt}" else self.fill(a) for a in self.turn)]
 
     def session_of(self, stdout):
+        if self.session == "json":
+            try:
+                return json.loads(stdout).get("session_id")
+            except (ValueError, AttributeError):
+                return None
+        if self.session:
+            m = re.search(self.session, stdout or "")
+            return m.group(1) if m else None
         return None
+
+
+def write(path, content):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        if isinstance(content, str):
+            f.write(content)
+        else:
+            json.dump(content, f, indent=2)
 
 
 class Claude(Driver):
@@ -68,40 +138,32 @@ class Claude(Driver):
     # Half a JSON answer with exit 0 is read as plain text and the tool runs (2.1.330:
     # "Hook output starts with { but is not a JSON object, treating as plain text").
     on_failure = {"crash": "blocked", "garbage": "ran", "slow": "blocked"}
-
-    def env(self):
-        return {
-            "ANTHROPIC_BASE_URL": self.ctx.base_url,
-            "ANTHROPIC_API_KEY": "sk-ant-e2e-dummy",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_TELEMETRY": "1",
-        }
+    environment = {
+        "ANTHROPIC_BASE_URL": "{url}",
+        "ANTHROPIC_API_KEY": "sk-ant-e2e-dummy",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_TELEMETRY": "1",
+    }
+    turn = ["-p", "{prompt}", "--output-format", "json", "--allowedTools", "Bash"]
+    session = "json"
 
     def setup(self):
-        approver = os.path.join(self.ctx.tests, "approver_mcp.py")
-        config = {"mcpServers": {"e2e": {
+        # The person who approves: an MCP server answering Claude's permission prompt.
+        write(self.ctx.path("mcp.json"), {"mcpServers": {"e2e": {
             "command": sys.executable,
-            "args": [approver],
+            "args": [os.path.join(self.ctx.tests, "approver_mcp.py")],
             "env": {"E2E_APPROVALS": self.ctx.approvals},
-        }}}
-        with open(self.ctx.path("mcp.json"), "w", encoding="utf-8") as f:
-            json.dump(config, f)
+        }}})
 
     def argv(self, prompt, approve=False, resume=None):
-        args = [self.ctx.agent_bin, "-p", prompt, "--output-format", "json", "--allowedTools", "Bash"]
+        args = super().argv(prompt)
         if approve:
             args += ["--mcp-config", self.ctx.path("mcp.json"),
                      "--permission-prompt-tool", "mcp__e2e__approve"]
         if resume:
             args += ["--resume", resume]
         return args
-
-    def session_of(self, stdout):
-        try:
-            return json.loads(stdout).get("session_id")
-        except (ValueError, AttributeError):
-            return None
 
 
 class Gemini(Driver):
@@ -110,30 +172,13 @@ class Gemini(Driver):
     package = "@google/gemini-cli"
     version = "0.61.0"
     bin_name = "gemini"
-    ask = "deny"
-    reports_approvals = False
-    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
-
-    def env(self):
-        return {
-            "GEMINI_API_KEY": "e2e-dummy",
-            "GOOGLE_GEMINI_BASE_URL": self.ctx.base_url,
-            "GEMINI_CLI_TRUST_WORKSPACE": "true",
-        }
-
-    def setup(self):
-        path = os.path.join(self.ctx.home, ".gemini", "settings.json")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        settings = {
-            "security": {"auth": {"selectedType": "gemini-api-key"}},
-            "general": {"disableAutoUpdate": True},
-            "privacy": {"usageStatisticsEnabled": False},
-        }
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(settings, f, indent=2)
-
-    def argv(self, prompt, approve=False, resume=None):
-        return [self.ctx.agent_bin, "-p", prompt, "--output-format", "json", "--approval-mode", "yolo"]
+    environment = {
+        "GEMINI_API_KEY": "e2e-dummy",
+        "GOOGLE_GEMINI_BASE_URL": "{url}",
+        "GEMINI_CLI_TRUST_WORKSPACE": "true",
+    }
+    home_files = {".gemini/settings.json": gemini_settings("gemini-api-key")}
+    turn = ["-p", "{prompt}", "--output-format", "json", "--approval-mode", "yolo"]
 
 
 class Codex(Driver):
@@ -142,38 +187,22 @@ class Codex(Driver):
     package = "@openai/codex"
     version = "0.169.0"
     bin_name = "codex"
-    ask = "deny"
-    reports_approvals = False
-    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
-
-    def env(self):
-        return {"E2E_MOCK_API_KEY": "e2e-dummy", "CODEX_HOME": os.path.join(self.ctx.home, ".codex")}
-
-    def setup(self):
-        path = os.path.join(self.ctx.home, ".codex", "config.toml")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        text = (
-            'model = "mock-model"\n'
-            'model_provider = "e2e"\n'
-            "\n"
-            "[model_providers.e2e]\n"
-            'name = "e2e mock"\n'
-            f'base_url = "{self.ctx.base_url}/v1"\n'
-            'env_key = "E2E_MOCK_API_KEY"\n'
-            'wire_api = "responses"\n'
-        )
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-
-    def argv(self, prompt, approve=False, resume=None):
-        # --trust: the scratch project's .codex/ is read; --dangerously-bypass-hook-trust: the
-        # hook riskgate just installed runs without the interactive /hooks review.
-        return [self.ctx.agent_bin, "exec", "--trust", "--dangerously-bypass-hook-trust",
-                "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "--json", prompt]
-
-    def session_of(self, stdout):
-        m = re.search(r'"thread_id":"([^"]+)"', stdout or "")
-        return m.group(1) if m else None
+    environment = {"E2E_MOCK_API_KEY": "e2e-dummy", "CODEX_HOME": "{home}/.codex"}
+    home_files = {".codex/config.toml": (
+        'model = "mock-model"\n'
+        'model_provider = "e2e"\n'
+        "\n"
+        "[model_providers.e2e]\n"
+        'name = "e2e mock"\n'
+        'base_url = "{v1}"\n'
+        'env_key = "E2E_MOCK_API_KEY"\n'
+        'wire_api = "responses"\n'
+    )}
+    # --trust: the scratch project's .codex/ is read; --dangerously-bypass-hook-trust: the
+    # hook riskgate just installed runs without the interactive /hooks review.
+    turn = ["exec", "--trust", "--dangerously-bypass-hook-trust",
+            "--dangerously-bypass-approvals-and-sandbox", "--skip-git-repo-check", "--json", "{prompt}"]
+    session = r'"thread_id":"([^"]+)"'
 
 
 class Copilot(Driver):
@@ -183,28 +212,23 @@ class Copilot(Driver):
     version = "1.0.102"
     bin_name = "copilot"
     ask = "prompt"
-    reports_approvals = False
     on_failure = {"crash": "blocked", "garbage": "ran", "slow": "ran"}
     # 1.0.102 defers a repository's hooks (.github/hooks/*.json) until the folder is trusted in
     # an interactive session and never loads them in a `copilot -p` turn (its debug log shows
     # only the user's hooks); the user's ~/.copilot/hooks/ are loaded everywhere.
     install_args = ["--user"]
     approve_na = "no one to approve in `copilot -p`"
-
-    def env(self):
-        # BYOK: an OpenAI-compatible provider, no GitHub sign-in; offline mode keeps the CLI
-        # from reaching GitHub's services.
-        return {
-            "COPILOT_PROVIDER_BASE_URL": f"{self.ctx.base_url}/v1",
-            "COPILOT_PROVIDER_TYPE": "openai",
-            "COPILOT_PROVIDER_API_KEY": "e2e-dummy",
-            "COPILOT_MODEL": "gpt-4.1",
-            "COPILOT_OFFLINE": "true",
-            "COPILOT_AUTO_UPDATE": "false",
-        }
-
-    def argv(self, prompt, approve=False, resume=None):
-        return [self.ctx.agent_bin, "-p", prompt, "--allow-all-tools", "--no-color"]
+    # BYOK: an OpenAI-compatible provider, no GitHub sign-in; offline mode keeps the CLI from
+    # reaching GitHub's services.
+    environment = {
+        "COPILOT_PROVIDER_BASE_URL": "{v1}",
+        "COPILOT_PROVIDER_TYPE": "openai",
+        "COPILOT_PROVIDER_API_KEY": "e2e-dummy",
+        "COPILOT_MODEL": "gpt-4.1",
+        "COPILOT_OFFLINE": "true",
+        "COPILOT_AUTO_UPDATE": "false",
+    }
+    turn = ["-p", "{prompt}", "--allow-all-tools", "--no-color"]
 
 
 class Qwen(Driver):
@@ -213,76 +237,44 @@ class Qwen(Driver):
     package = "@qwen-code/qwen-code"
     version = "0.24.4"
     bin_name = "qwen"
-    ask = "deny"
-    reports_approvals = False
-    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
+    environment = {
+        "OPENAI_BASE_URL": "{v1}",
+        "OPENAI_API_KEY": "e2e-dummy",
+        "OPENAI_MODEL": "mock-model",
+        "QWEN_CODE_TRUST_WORKSPACE": "true",
+    }
+    home_files = {".qwen/settings.json": gemini_settings("openai", folderTrust={"enabled": False})}
+    turn = ["-p", "{prompt}", "--output-format", "json", "--approval-mode", "yolo"]
 
-    def env(self):
-        return {
-            "OPENAI_BASE_URL": f"{self.ctx.base_url}/v1",
-            "OPENAI_API_KEY": "e2e-dummy",
-            "OPENAI_MODEL": "mock-model",
-            "QWEN_CODE_TRUST_WORKSPACE": "true",
-        }
 
-    def setup(self):
-        path = os.path.join(self.ctx.home, ".qwen", "settings.json")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        settings = {
-            "security": {"auth": {"selectedType": "openai"}, "folderTrust": {"enabled": False}},
-            "general": {"disableAutoUpdate": True},
-            "privacy": {"usageStatisticsEnabled": False},
-        }
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(settings, f, indent=2)
-
-    def argv(self, prompt, approve=False, resume=None):
-        return [self.ctx.agent_bin, "-p", prompt, "--output-format", "json", "--approval-mode", "yolo"]
+def opencode_config(config_dir, config_file):
+    """OpenCode's (and Kilo's) user configuration: an OpenAI-compatible provider at the mock,
+    shell commands and edits allowed (riskgate's plugin is the gate)."""
+    return {f".config/{config_dir}/{config_file}": {
+        "provider": {"e2e": {
+            "npm": "@ai-sdk/openai-compatible",
+            "name": "e2e mock",
+            "options": {"baseURL": "{v1}", "apiKey": "e2e-dummy"},
+            "models": {"mock-model": {"name": "mock model", "tool_call": True}},
+        }},
+        "model": "e2e/mock-model",
+        "small_model": "e2e/mock-model",
+        "autoupdate": False,
+        "share": "disabled",
+        "permission": {"bash": "allow", "edit": "allow"},
+    }}
 
 
 class OpenCode(Driver):
     name = "opencode"
     title = "OpenCode"
-    config_dir = "opencode"
-    config_file = "opencode.json"
     package = "opencode-ai"
     version = "1.18.33"
     bin_name = "opencode"
-    ask = "deny"
-    reports_approvals = False
-    on_failure = {"crash": "blocked", "garbage": "blocked", "slow": "blocked"}
-
-    def env(self):
-        return {
-            "OPENCODE_DISABLE_AUTOUPDATE": "1",
-            "OPENCODE_DISABLE_SHARE": "1",
-            "XDG_CONFIG_HOME": os.path.join(self.ctx.home, ".config"),
-            "XDG_DATA_HOME": os.path.join(self.ctx.home, ".local", "share"),
-            "XDG_CACHE_HOME": os.path.join(self.ctx.home, ".cache"),
-            "XDG_STATE_HOME": os.path.join(self.ctx.home, ".local", "state"),
-        }
-
-    def setup(self):
-        path = os.path.join(self.ctx.home, ".config", self.config_dir, self.config_file)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        config = {
-            "provider": {"e2e": {
-                "npm": "@ai-sdk/openai-compatible",
-                "name": "e2e mock",
-                "options": {"baseURL": f"{self.ctx.base_url}/v1", "apiKey": "e2e-dummy"},
-                "models": {"mock-model": {"name": "mock model", "tool_call": True}},
-            }},
-            "model": "e2e/mock-model",
-            "small_model": "e2e/mock-model",
-            "autoupdate": False,
-            "share": "disabled",
-            "permission": {"bash": "allow", "edit": "allow"},
-        }
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(config, f, indent=2)
-
-    def argv(self, prompt, approve=False, resume=None):
-        return [self.ctx.agent_bin, "run", prompt]
+    on_failure = FAILS_CLOSED
+    environment = dict(XDG, OPENCODE_DISABLE_AUTOUPDATE="1", OPENCODE_DISABLE_SHARE="1")
+    home_files = opencode_config("opencode", "opencode.json")
+    turn = ["run", "{prompt}"]
 
 
 class Kilo(OpenCode):
@@ -294,8 +286,7 @@ class Kilo(OpenCode):
     package = "@kilocode/cli"
     version = "7.7.7"
     bin_name = "kilo"
-    config_dir = "kilo"
-    config_file = "kilo.json"
+    home_files = opencode_config("kilo", "kilo.json")
 
 
 class Cline(Driver):
@@ -304,25 +295,18 @@ class Cline(Driver):
     package = "cline"
     version = "3.0.65"
     bin_name = "cline"
-    ask = "deny"
-    reports_approvals = False
-    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
     # riskgate's deny is Cline's `cancel`: the task ends, the model is not called again.
     reason_to_model = False
+    turn = ["--json", "--auto-approve", "true", "-t", "150", "{prompt}"]
 
     def setup(self):
         # `cline auth` with an OpenAI-compatible provider at the mock (no Cline account)
-        import subprocess
-
         subprocess.run(
             [self.ctx.agent_bin, "auth", "-p", "openai", "-k", "e2e-dummy", "-m", "mock-model",
-             "-b", f"{self.ctx.base_url}/v1"],
+             "-b", self.fill("{v1}")],
             cwd=self.ctx.proj, env=self.ctx.env_fn(), stdin=subprocess.DEVNULL,
             capture_output=True, timeout=120, check=True,
         )
-
-    def argv(self, prompt, approve=False, resume=None):
-        return [self.ctx.agent_bin, "--json", "--auto-approve", "true", "-t", "150", prompt]
 
 
 class Droid(Driver):
@@ -335,30 +319,18 @@ class Droid(Driver):
     version = "0.225.2"
     bin_name = "droid"
     exe = "node_modules/@factory/cli-linux-x64/bin/droid"
-    ask = "deny"
-    reports_approvals = False
-    on_failure = {"crash": "ran", "garbage": "ran", "slow": "ran"}
     # `riskgate install droid` sets no `timeout`: Droid's default is 60 s.
     hook_limit = 60
-
-    def env(self):
-        # Airgap Mode: no Factory account, no Factory services; only BYOK custom models.
-        return {"FACTORY_AIRGAP_ENABLED": "true", "FACTORY_DISABLE_KEYRING": "1",
-                "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"}
-
-    def setup(self):
-        path = os.path.join(self.ctx.home, ".factory", "settings.json")
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        settings = {"customModels": [{
-            "model": "mock-model", "displayName": "mock", "provider": "anthropic",
-            "baseUrl": self.ctx.base_url, "apiKey": "e2e-dummy", "maxOutputTokens": 4096,
-        }]}
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(settings, f, indent=2)
-
-    def argv(self, prompt, approve=False, resume=None):
-        return [self.ctx.agent_bin, "exec", "--skip-permissions-unsafe", "-m", "custom:mock-0",
-                "-o", "json", prompt]
+    # Airgap Mode: no Factory account and no Factory service, only BYOK custom models.
+    environment = {"FACTORY_AIRGAP_ENABLED": "true", "FACTORY_DISABLE_KEYRING": "1",
+                   "FACTORY_DROID_AUTO_UPDATE_ENABLED": "false"}
+    home_files = {".factory/settings.json": {"customModels": [{
+        "model": "mock-model", "displayName": "mock", "provider": "anthropic",
+        "baseUrl": "{url}", "apiKey": "e2e-dummy", "maxOutputTokens": 4096,
+    }]}}
+    # `custom:<displayName>-<index>` names a custom model.
+    turn = ["exec", "--skip-permissions-unsafe", "-m", "custom:mock-0", "-o", "json", "{prompt}"]
+    session = "json"
 
 
 DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen, OpenCode, Kilo, Cline, Droid)}
