@@ -235,7 +235,7 @@ def usual_hook(ctx):
 def turn(ctx, scenario, command, label, approve=False, resume=None, extra_env=None):
     """One non-interactive turn; returns what changed in the audit log and the mock's log."""
     with open(os.path.join(ctx.state, "scenario.json"), "w", encoding="utf-8") as f:
-        json.dump({"id": scenario, "command": command}, f)
+        json.dump({"id": scenario, "command": command, "cwd": ctx.proj}, f)
     mark_audit = max([r.get("id", 0) for r in audit(ctx)] or [0])
     mark_req = len(requests(ctx))
     mark_appr = len(approvals(ctx))

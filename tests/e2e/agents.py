@@ -333,4 +333,25 @@ class Droid(Driver):
     session = "json"
 
 
-DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen, OpenCode, Kilo, Cline, Droid)}
+class Augment(Driver):
+    # Auggie has no model endpoint of its own to configure: every turn goes through Augment's
+    # backend (`chat-stream`, even with a bring-your-own-key model). Its session
+    # (`AUGMENT_SESSION_AUTH`, `{accessToken, tenantURL, scopes}`) names the backend, so the
+    # mock is the tenant and speaks the calls a `--print` turn makes (tests/e2e/mockmodel.py).
+    name = "augment"
+    title = "Augment (Auggie CLI)"
+    package = "@augmentcode/auggie"
+    version = "0.36.0"
+    bin_name = "auggie"
+    # `riskgate install augment` sets no `timeout`: Auggie's default is 60 s.
+    hook_limit = 60
+    environment = {
+        "AUGMENT_SESSION_AUTH": json.dumps({"accessToken": "e2e-dummy", "tenantURL": "{url}/",
+                                            "scopes": ["read", "write"]}),
+        "AUGMENT_DISABLE_AUTO_UPDATE": "1",
+    }
+    turn = ["--print", "--output-format", "json", "--permission", "launch-process:allow", "{prompt}"]
+    session = "json"
+
+
+DRIVERS = {d.name: d for d in (Claude, Gemini, Codex, Copilot, Qwen, OpenCode, Kilo, Cline, Droid, Augment)}

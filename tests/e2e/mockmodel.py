@@ -32,18 +32,38 @@ COUNTER = [0]
 
 # The shell tool of each agent and how it takes the command (by tool name).
 SHELL_TOOLS = {
-    "Bash": lambda c: {"command": c, "description": "Run the scenario command"},
-    "run_shell_command": lambda c: {"command": c, "description": "Run the scenario command"},
-    "bash": lambda c: {"command": c, "description": "Run the scenario command"},
-    "shell": lambda c: {"command": ["bash", "-lc", c]},
-    "shell_command": lambda c: {"command": c},
-    "exec_command": lambda c: {"cmd": c},
-    "execute_command": lambda c: {"command": c},
-    "run_commands": lambda c: {"commands": [c]},
-    "run_in_terminal": lambda c: {"command": c, "explanation": "scenario", "isBackground": False},
+    "Bash": lambda c, sc: {"command": c, "description": "Run the scenario command"},
+    "run_shell_command": lambda c, sc: {"command": c, "description": "Run the scenario command"},
+    "bash": lambda c, sc: {"command": c, "description": "Run the scenario command"},
+    "shell": lambda c, sc: {"command": ["bash", "-lc", c]},
+    "shell_command": lambda c, sc: {"command": c},
+    "exec_command": lambda c, sc: {"cmd": c},
+    "execute_command": lambda c, sc: {"command": c},
+    "run_commands": lambda c, sc: {"commands": [c]},
+    "run_in_terminal": lambda c, sc: {"command": c, "explanation": "scenario", "isBackground": False},
     # Factory Droid: the risk fields are required by its schema; "low" keeps Droid's own
     # autonomy gate out of the way (riskgate must be the only gate).
-    "Execute": lambda c: {"command": c, "riskLevelReason": "The test scenario needs it.", "riskLevel": "low"},
+    "Execute": lambda c, sc: {"command": c, "riskLevelReason": "The test scenario needs it.", "riskLevel": "low"},
+    # Auggie: `cwd` is required (the scenario's project directory).
+    "launch-process": lambda c, sc: {"command": c, "wait": True, "max_wait_seconds": 60, "cwd": sc.get("cwd") or "."},
+}
+
+
+# Augment's backend (Auggie with `AUGMENT_SESSION_AUTH` naming this server as its tenant): the
+# calls a `--print` turn makes besides `chat-stream`, answered with the least they accept.
+AUGMENT_ANSWERS = {
+    "/get-models": {"default_model": "mock", "models": [{"name": "mock", "suggested_prefix_char_count": 0,
+                                                          "suggested_suffix_char_count": 0}],
+                    # Auggie runs hooks only for a tenant with the `enableHooks` flag on.
+                    "languages": [], "feature_flags": {"enable_hooks": True}},
+    "/settings/get-mcp-user-configs": {"configs": []},
+    "/settings/get-mcp-tenant-configs": {"configs": []},
+    "/agents/list-remote-tools": {"tools": []},
+    "/report-error": {},
+    "/record-request-events": {},
+    "/record-session-events": {},
+    "/record-user-events": {},
+    "/client-metrics": {},
 }
 
 
@@ -153,6 +173,16 @@ def gemini_view(body):
     return names, result
 
 
+def augment_view(body):
+    """Augment's `chat-stream` request (Auggie 0.36.0): `tool_definitions[].name`; the request's
+    `nodes` carry tool results as `{type: 1, tool_result_node: {tool_use_id, content}}`."""
+    names = [t.get("name") for t in body.get("tool_definitions") or [] if isinstance(t, dict)]
+    results = [n["tool_result_node"] for n in body.get("nodes") or []
+               if isinstance(n, dict) and isinstance(n.get("tool_result_node"), dict)]
+    result = "\n".join(text_of(r.get("content")) for r in results) if results else None
+    return names, result
+
+
 # --- the answer --------------------------------------------------------------------------------
 
 
@@ -191,7 +221,8 @@ def wanted_schema(body):
 
 
 def plan(api, body, path):
-    view = {"anthropic": anthropic_view, "responses": responses_view, "chat": chat_view, "gemini": gemini_view}[api]
+    view = {"anthropic": anthropic_view, "responses": responses_view, "chat": chat_view, "gemini": gemini_view,
+            "augment": augment_view}[api]
     names, result = view(body)
     sc = scenario()
     tool = pick_tool(names)
@@ -214,7 +245,7 @@ def plan(api, body, path):
         "excerpt": json.dumps(body)[-600:] if kind == "side" else None,
     })
     if kind == "tool_call":
-        return {"tool": tool, "args": SHELL_TOOLS[tool](sc.get("command", "true"))}
+        return {"tool": tool, "args": SHELL_TOOLS[tool](sc.get("command", "true"), sc)}
     return {"text": text}
 
 
@@ -293,6 +324,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.chat(body)
         if ":streamGenerateContent" in path or ":generateContent" in path:
             return self.gemini(body, ":streamGenerateContent" in path)
+        if path == "/chat-stream":
+            return self.augment_chat(body)
+        if path in AUGMENT_ANSWERS:
+            record({"api": "augment", "path": self.path, "kind": "side"})
+            return self.send_json(AUGMENT_ANSWERS[path])
         record({"api": "unknown", "path": self.path, "kind": "404"})
         self.send_json({"error": {"message": "not found", "type": "not_found"}}, 404)
 
@@ -385,6 +421,23 @@ class Handler(BaseHTTPRequestHandler):
         self.sse(dict(base, choices=[{"index": 0, "delta": delta, "finish_reason": None}]))
         self.sse(dict(base, choices=[{"index": 0, "delta": {}, "finish_reason": finish}], usage=usage))
         self.sse("[DONE]")
+
+    # Augment's backend chat-stream: one JSON object per line
+    def augment_chat(self, body):
+        p = plan("augment", body, self.path)
+        if "tool" in p:
+            tool_use = {"tool_use_id": next_id("toolu"), "tool_name": p["tool"], "input_json": json.dumps(p["args"])}
+            lines = [{"text": "", "nodes": [{"id": 1, "type": 5, "content": "", "tool_use": tool_use}]},
+                     {"text": "", "nodes": [], "stop_reason": "TOOL_USE_REQUESTED"}]
+        else:
+            lines = [{"text": p["text"], "nodes": [{"id": 1, "type": 0, "content": p["text"]}]},
+                     {"text": "", "nodes": [], "stop_reason": "END_TURN"}]
+        data = "".join(json.dumps(line) + "\n" for line in lines).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     # Gemini generateContent
     def gemini(self, body, stream):
