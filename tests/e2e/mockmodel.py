@@ -2,16 +2,18 @@
 """A scripted model server for the end-to-end tests of riskgate with the real agents.
 
 It speaks just enough of four model APIs for an agent to run one turn: Anthropic Messages
-(Claude Code), OpenAI Responses (Codex), OpenAI Chat Completions (Qwen Code, OpenCode, Copilot
-with a custom provider) and Gemini generateContent (Gemini CLI), streamed (SSE) when the client
-asks for it. Loopback only.
+(Claude Code, Factory Droid with a custom model), OpenAI Responses (Codex), OpenAI Chat
+Completions (Qwen Code, OpenCode, Copilot with a custom provider) and Gemini generateContent
+(Gemini CLI), streamed (SSE) when the client asks for it; and of Augment's backend (Auggie,
+whose session names this server as its tenant): `get-models` and the other calls of a
+`--print` turn, and `chat-stream` (one JSON object per line). Loopback only.
 
 Per turn: a request whose conversation ends with the user's text is answered with one call of
 the agent's shell tool proposing the scenario's command; a request whose conversation ends with
 a tool result (or a refusal, which agents send back as a tool result) is answered with a short
 final text, which ends the turn. Requests without tools (titles, summaries, quota checks) get a
 short text. The scenario is read from `STATE/scenario.json` on every request
-(`{"id": "...", "command": "..."}`), so one server serves a whole run; every request is
+(`{"id": "...", "command": "...", "cwd": "..."}`), so one server serves a whole run; every request is
 appended to `STATE/requests.jsonl` with what was answered and, for a tool result, its text, so
 the harness can check that the agent saw riskgate's reason.
 
