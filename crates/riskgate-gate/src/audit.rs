@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use riskgate_model::{Assessment, Decision, RiskLevel};
-use rusqlite::{Connection, OpenFlags, params};
+use rusqlite::{Connection, params};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -51,30 +51,19 @@ CREATE TABLE IF NOT EXISTS decisions (
     latency_us  INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS decisions_ts ON decisions (ts_us);
-PRAGMA user_version = 1;
 ";
 
-/// Version 2: the managed policy's git revision. In one write transaction that checks the
-/// version again, so that two processes upgrading at once add the column once.
-fn migrate_2(conn: &Connection) -> rusqlite::Result<()> {
-    conn.execute_batch("BEGIN IMMEDIATE")?;
-    let done = (|| {
-        let v: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-        if v < 2 {
-            conn.execute_batch(
-                "ALTER TABLE decisions ADD COLUMN policy_rev TEXT; PRAGMA user_version = 2;",
-            )?;
+/// The schema steps ([`crate::sqlite::open`]): version 1, the decisions; version 2, the
+/// managed policy's git revision (added once, whatever the version says).
+const STEPS: [crate::sqlite::Step; 2] = [
+    |c| c.execute_batch(SCHEMA),
+    |c| {
+        if !crate::sqlite::has_column(c, "decisions", "policy_rev")? {
+            c.execute_batch("ALTER TABLE decisions ADD COLUMN policy_rev TEXT;")?;
         }
         Ok(())
-    })();
-    match done {
-        Ok(()) => conn.execute_batch("COMMIT"),
-        Err(e) => {
-            let _ = conn.execute_batch("ROLLBACK");
-            Err(e)
-        }
-    }
-}
+    },
+];
 
 /// One decision, as stored.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -216,32 +205,6 @@ impl AuditQuery {
     }
 }
 
-/// The database and its companions (`-wal`, `-shm`, `-journal`) readable by the owner only,
-/// like the journal: the database is created 0600 before SQLite opens it (SQLite gives its
-/// companions the database's mode) and existing files made 0600.
-fn private_files(path: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::{OpenOptionsExt as _, PermissionsExt as _};
-        let _ = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(0o600)
-            .open(path);
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            let mut p = path.as_os_str().to_os_string();
-            p.push(suffix);
-            if let Ok(meta) = std::fs::metadata(&p)
-                && meta.permissions().mode() & 0o077 != 0
-            {
-                let _ = std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o600));
-            }
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = path;
-}
-
 /// An open audit database.
 #[derive(Debug)]
 pub struct AuditLog {
@@ -253,33 +216,14 @@ pub struct AuditLog {
 impl AuditLog {
     /// Open (creating if needed) the database at `path`.
     pub fn open(path: &Path) -> Result<AuditLog, AuditError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            crate::paths::ensure_private_dir(dir).map_err(|e| AuditError::Dir {
-                path: dir.to_path_buf(),
-                source: e,
-            })?;
-        }
         let sql = |e| AuditError::Sqlite {
             path: path.to_path_buf(),
             source: e,
         };
-        private_files(path);
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(sql)?;
-        conn.busy_timeout(BUSY_TIMEOUT).map_err(sql)?;
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(sql)?;
-        if version < 1 {
-            conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))
-                .map_err(sql)?;
-            conn.execute_batch(SCHEMA).map_err(sql)?;
-        }
-        if version < 2 {
-            migrate_2(&conn).map_err(sql)?;
-        }
+        let conn = crate::sqlite::open(path, BUSY_TIMEOUT, &STEPS).map_err(|e| match e {
+            crate::sqlite::OpenError::Dir { path, source } => AuditError::Dir { path, source },
+            crate::sqlite::OpenError::Sqlite(e) => sql(e),
+        })?;
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(sql)?;
         // Every hook call is a new process: without this, each one's closing connection
@@ -292,7 +236,7 @@ impl AuditLog {
             warnings: Vec::new(),
         };
         log.ingest_journal();
-        private_files(path);
+        crate::sqlite::private_files(path);
         Ok(log)
     }
 

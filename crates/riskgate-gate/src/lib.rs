@@ -56,6 +56,7 @@ pub mod queue;
 pub mod queue_store;
 pub mod redact;
 pub mod session;
+mod sqlite;
 
 pub use approvals::ApprovalStore;
 pub use audit::{AuditLog, AuditQuery, AuditRecord};

@@ -5,7 +5,8 @@
 //! (`riskgate approvals pending | grant | refuse`). A grant lets the *identical* action (same
 //! kind, same text, same directory) through on its next try.
 //!
-//! - One SQLite database, `state_dir/queue.db` (WAL, 2 s busy timeout), private to the owner.
+//! - One SQLite database, `state_dir/queue.db` (WAL, 2 s busy timeout), private to the owner,
+//!   opened like the audit log ([`crate::sqlite`]).
 //!   The hook only opens it when an action needs a person and no other approval covers it.
 //! - A request keeps the command (secrets redacted), its assessment (level, score, rules,
 //!   reason), the directory, the agent, its session, the requesting user and host. The
@@ -22,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use riskgate_model::RiskLevel;
-use rusqlite::{Connection, OpenFlags, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use time::OffsetDateTime;
@@ -68,8 +69,10 @@ CREATE TABLE IF NOT EXISTS reviews (
     note        TEXT,
     PRIMARY KEY (request, reviewer)
 );
-PRAGMA user_version = 1;
 ";
+
+/// The schema steps ([`crate::sqlite::open`]): version 1, the requests and their reviews.
+const STEPS: [crate::sqlite::Step; 1] = [|c| c.execute_batch(SCHEMA)];
 
 /// Where a request stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -304,38 +307,13 @@ impl Queue {
 
     /// Open (creating if needed) the queue at `path`.
     pub fn open(path: &Path) -> Result<Queue, QueueError> {
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            crate::paths::ensure_private_dir(dir).map_err(|e| QueueError::Dir {
-                path: dir.to_path_buf(),
+        let conn = crate::sqlite::open(path, BUSY, &STEPS).map_err(|e| match e {
+            crate::sqlite::OpenError::Dir { path, source } => QueueError::Dir { path, source },
+            crate::sqlite::OpenError::Sqlite(e) => QueueError::Sqlite {
+                path: path.to_path_buf(),
                 source: e,
-            })?;
-        }
-        let sql = |e| QueueError::Sqlite {
-            path: path.to_path_buf(),
-            source: e,
-        };
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt as _;
-            let _ = std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .mode(0o600)
-                .open(path);
-        }
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(sql)?;
-        conn.busy_timeout(BUSY).map_err(sql)?;
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(sql)?;
-        if version < 1 {
-            conn.query_row("PRAGMA journal_mode = WAL", [], |r| r.get::<_, String>(0))
-                .map_err(sql)?;
-            conn.execute_batch(SCHEMA).map_err(sql)?;
-        }
+            },
+        })?;
         Ok(Queue {
             conn,
             path: path.to_path_buf(),
