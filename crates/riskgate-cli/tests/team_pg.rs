@@ -6,6 +6,8 @@
 //! - 8 processes × 500 hook calls, the database stopped halfway and restarted while a shipper
 //!   keeps trying: every record lands exactly once.
 //! - Two machines (two state directories) write, a third reads them all.
+//! - The hook server ships in the background (no CLI call): 4 × 100 calls through it, the
+//!   database stopped and restarted halfway, every record lands exactly once.
 //! - Migrations from an empty database and from a previous schema version.
 //! - The approval queue shared by two machines: a request made on one is listed and granted
 //!   (or refused) on the other, and the first sees the grant on its next try; with the
@@ -567,5 +569,86 @@ mod tests {
         let listed: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0]["id"], local.as_str());
+    }
+
+    #[test]
+    fn the_hook_server_ships_in_the_background_exactly_once() {
+        let Some(pg) = Server::start_or_skip() else {
+            return;
+        };
+        let e = Arc::new(env());
+        configure(&e.root, &pg.url());
+        ok(&e, &["admin", "migrate"]);
+        let served = |e: &Env| {
+            let mut c = riskgate(e);
+            c.env("RISKGATE_HOOK_SERVER", "1")
+                .env("RISKGATE_HOOK_SERVER_IDLE_SECS", "120")
+                .env("XDG_RUNTIME_DIR", e.root.join("run"));
+            c
+        };
+        const WORKERS: usize = 4;
+        const CALLS: usize = 100;
+        let total = WORKERS * CALLS;
+        let done = Arc::new(AtomicUsize::new(0));
+        let workers: Vec<_> = (0..WORKERS)
+            .map(|w| {
+                let (e, done) = (e.clone(), done.clone());
+                std::thread::spawn(move || {
+                    for i in 0..CALLS {
+                        let out = served(&e)
+                            .args(["hook", "claude"])
+                            .write_stdin(
+                                claude(
+                                    &e,
+                                    "Bash",
+                                    json!({"command": format!("echo served-{w}-{i}")}),
+                                )
+                                .to_string(),
+                            )
+                            .output()
+                            .unwrap();
+                        assert_eq!(out.status.code(), Some(0));
+                        done.fetch_add(1, Ordering::SeqCst);
+                    }
+                })
+            })
+            .collect();
+        while done.load(Ordering::SeqCst) < total / 2 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        pg.stop().expect("stop halfway");
+        std::thread::sleep(std::time::Duration::from_secs(3));
+        pg.start().expect("restart");
+        for w in workers {
+            w.join().unwrap();
+        }
+        // read the database directly: no riskgate CLI call ships anything here
+        let mut client = riskgate_team::store::connect(&pg.url()).unwrap();
+        let all = riskgate::gate::AuditQuery {
+            limit: Some(1_000_000),
+            ..riskgate::gate::AuditQuery::default()
+        };
+        let start = std::time::Instant::now();
+        let rows = loop {
+            let rows = riskgate_team::read::records(&mut client, &all).unwrap();
+            if rows.len() >= total || start.elapsed() > std::time::Duration::from_secs(60) {
+                break rows;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        };
+        let stop = served(&e).args(["hook-server", "--stop"]).output().unwrap();
+        assert!(stop.status.success());
+        assert_eq!(rows.len(), total, "every record exactly once");
+        let inputs: HashSet<&str> = rows.iter().map(|r| r.record.input.as_str()).collect();
+        assert_eq!(inputs.len(), total);
+        let keys: HashSet<(&str, i64)> = rows
+            .iter()
+            .map(|r| (r.origin.as_str(), r.record.id))
+            .collect();
+        assert_eq!(keys.len(), total);
+        // and nothing is left to ship
+        let again: Value =
+            serde_json::from_str(&ok(&e, &["admin", "ship", "--format", "json"])).unwrap();
+        assert_eq!(again["inserted"], 0);
     }
 }

@@ -247,3 +247,42 @@ pub fn ship(audit_db: &Path, client: &mut Client, target: &str) -> Result<Shippe
         local.advance(target, last)?;
     }
 }
+
+/// Shipping again and again over one connection (the hook server ships every few seconds):
+/// a connection that failed is dropped and made again on the next run.
+pub struct Shipper {
+    url: String,
+    client: Option<Client>,
+}
+
+impl std::fmt::Debug for Shipper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shipper").field("url", &self.url).finish()
+    }
+}
+
+impl Shipper {
+    /// A shipper to the database at `url` (connected on the first run).
+    pub fn new(url: String) -> Shipper {
+        Shipper { url, client: None }
+    }
+
+    /// The database's URL.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// [`ship`] what is new in the audit log at `audit_db`.
+    pub fn ship(&mut self, audit_db: &Path) -> Result<Shipped, TeamError> {
+        let client = match self.client.take() {
+            Some(c) if !c.is_closed() => c,
+            _ => crate::store::connect(&self.url)?,
+        };
+        let client = self.client.insert(client);
+        let done = ship(audit_db, client, &self.url);
+        if done.is_err() {
+            self.client = None;
+        }
+        done
+    }
+}

@@ -1,6 +1,7 @@
 //! `riskgate admin migrate | ship | status`: the team's PostgreSQL database (`audit.url`).
 //! Also [`ship_quietly`], which the CLI commands that read the audit log call so that the
-//! journal is shipped "by the next CLI call" (never by the hook itself).
+//! journal is shipped "by the next CLI call", and [`spawn_shipper`], the hook server's
+//! background shipping (never the hook call itself).
 
 use std::process::ExitCode;
 
@@ -55,6 +56,42 @@ pub fn ship_quietly(policy: &Policy) {
     if let Err(e) = result {
         eprintln!("riskgate: warning: audit log not shipped (kept for the next try): {e}");
     }
+}
+
+/// How often the hook server ships the journal.
+pub const SHIP_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Ship once from a background thread: the policy is read again (a configuration changed
+/// while the server runs is followed), the connection kept in `shipper` between runs; a
+/// failure leaves the records for the next run, silently (the server has no terminal).
+pub fn ship_in_background(shipper: &mut Option<riskgate_team::ship::Shipper>) {
+    let Ok(policy) = PolicyArgs::default().load() else {
+        return;
+    };
+    let Some(url) = policy.audit_url().map(|u| u.value.clone()) else {
+        *shipper = None;
+        return;
+    };
+    let s = match shipper {
+        Some(s) if s.url() == url => s,
+        _ => shipper.insert(riskgate_team::ship::Shipper::new(url)),
+    };
+    let _ = s.ship(&policy.audit_path());
+}
+
+/// The hook server's shipper: a thread that ships the journal to the team's database every
+/// [`SHIP_EVERY`] while the process lives (when `audit.url` is set). In order and exactly
+/// once like every shipping run, whoever else ships at the same time.
+pub fn spawn_shipper() {
+    let _ = std::thread::Builder::new()
+        .name("riskgate-ship".into())
+        .spawn(|| {
+            let mut shipper = None;
+            loop {
+                std::thread::sleep(SHIP_EVERY);
+                ship_in_background(&mut shipper);
+            }
+        });
 }
 
 /// Run `riskgate admin`.

@@ -131,7 +131,13 @@ pub fn run_server(args: ServerArgs) -> anyhow::Result<ExitCode> {
         }
         reply
     });
-    server::serve(&socket, server::idle_from_env(), handler)?;
+    // the journal goes to the team's database from here, in the background: never on a
+    // call's path (the hook's only synchronous write stays the journal)
+    crate::cmd::admin::spawn_shipper();
+    let served = server::serve(&socket, server::idle_from_env(), handler);
+    // what the last calls recorded, before the process ends
+    crate::cmd::admin::ship_in_background(&mut None);
+    served?;
     Ok(ExitCode::SUCCESS)
 }
 
