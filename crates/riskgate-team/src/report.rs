@@ -213,12 +213,31 @@ pub fn chart(days: &[Day]) -> String {
             escape(d.date.get(5..).unwrap_or(&d.date))
         ));
     }
+    for (i, (color, name)) in [
+        ("#4c9a5b", "allow"),
+        ("#d9a21b", "ask"),
+        ("#c0392b", "deny"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let x = w - 150.0 + i as f64 * 50.0;
+        svg.push_str(&format!(
+            "<rect x=\"{x:.1}\" y=\"4\" width=\"10\" height=\"10\" fill=\"{color}\"/><text x=\"{:.1}\" y=\"13\" font-size=\"10\">{name}</text>",
+            x + 13.0
+        ));
+    }
     svg.push_str("</svg>");
     svg
 }
 
 fn table(title: &str, head: &[&str], rows: Vec<Vec<String>>) -> String {
-    let mut s = format!("<h2>{}</h2>", escape(title));
+    table_with(title, "", head, rows)
+}
+
+/// A table under its heading, with `chart` (SVG) between them.
+fn table_with(title: &str, chart: &str, head: &[&str], rows: Vec<Vec<String>>) -> String {
+    let mut s = format!("<h2>{}</h2>{chart}", escape(title));
     if rows.is_empty() {
         s.push_str("<p class=\"empty\">none</p>");
         return s;
@@ -305,23 +324,15 @@ pub fn body(r: &Report) -> String {
         escape(&r.generated),
         chart(&r.days)
     );
-    body.push_str(&bars(
-        "asks and denies per rule",
-        &r.asked_or_denied,
-        "#d9a21b",
-    ));
-    body.push_str(&table(
+    body.push_str(&table_with(
         "Asks and denies per rule",
+        &bars("asks and denies per rule", &r.asked_or_denied, "#d9a21b"),
         &["rule", "count"],
         count(&r.asked_or_denied),
     ));
-    body.push_str(&bars(
-        "most often approved rules",
-        &r.most_approved,
-        "#4c9a5b",
-    ));
-    body.push_str(&table(
+    body.push_str(&table_with(
         "Most often approved (false-positive candidates)",
+        &bars("most often approved rules", &r.most_approved, "#4c9a5b"),
         &["rule", "approved"],
         count(&r.most_approved),
     ));
