@@ -365,13 +365,8 @@ impl Norm<'_> {
         // Shell builtins that change variables.
         match program.as_str() {
             "read" => self.read_builtin(idx, p.stdin_text.as_ref()),
-            "mapfile" | "readarray" => {
-                for w in raw.iter().skip(1).filter(|w| !w.text.starts_with('-')) {
-                    if unwrap::is_name(&w.text) {
-                        self.set_var(&w.text, None);
-                    }
-                }
-            }
+            "mapfile" | "readarray" => self.mapfile_builtin(&raw, p.stdin_text.as_ref()),
+            "printf" => self.printf_var(&raw),
             "cd" | "pushd" => {
                 let target = raw
                     .iter()

@@ -1,7 +1,8 @@
 //! Listings and known input: which commands run once per entry of a listing (`for p in
-//! $(pgrep x)`, `ps … | while read pid`, `docker ps -q | xargs docker rm`), and what `read`
-//! and `xargs -I` take from input the script made known (a here-string, a file it wrote, a
-//! pipeline of literal producers).
+//! $(pgrep x)`, `ps … | while read pid`, `docker ps -q | xargs docker rm`, `redis-cli --scan |
+//! xargs redis-cli DEL`), and what `read`, `mapfile`, `printf -v` and `xargs -I` take from
+//! input the script made known (a here-string, a file it wrote, a pipeline of literal
+//! producers).
 
 use crate::ctx::{Norm, XWord};
 use crate::script::MAX_DEFS;
@@ -70,7 +71,57 @@ fn is_listing(c: &SimpleCommand) -> bool {
             .any(|w| w.text.to_ascii_lowercase().contains("select")),
         "systemctl" => p0.starts_with("list-"),
         "virsh" => p0 == "list",
-        _ => false,
+        _ => store_listing(c).is_some(),
+    }
+}
+
+/// A listing of the keys or objects of a key-value or object store, with the pattern or
+/// prefix that selects them (`None`: all of them): `redis-cli --scan --pattern P`,
+/// `redis-cli KEYS P`, `etcdctl get PREFIX --prefix --keys-only`, `consul kv get -recurse
+/// PREFIX`, `gsutil ls URL`, `rclone lsf REMOTE:PATH`, `mc ls ALIAS/BUCKET`.
+pub(crate) fn store_listing(c: &SimpleCommand) -> Option<Option<&str>> {
+    let raw: Vec<&str> = c.raw_argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+    let after = |o: &str| {
+        raw.windows(2)
+            .find(|w| w[0] == o)
+            .map(|w| w[1])
+            .or_else(|| {
+                raw.iter()
+                    .find_map(|t| t.strip_prefix(o).and_then(|v| v.strip_prefix('=')))
+            })
+    };
+    fn selection(p: Option<&str>) -> Option<&str> {
+        p.filter(|p| !matches!(p.trim_matches(['"', '\'']), "" | "*" | "/" | "**"))
+    }
+    let p0 = positional(c, 0).unwrap_or("");
+    match c.program.as_str() {
+        "redis-cli" | "valkey-cli" | "keydb-cli" => {
+            if raw.contains(&"--scan") {
+                return Some(selection(after("--pattern")));
+            }
+            let k = raw.iter().position(|t| t.eq_ignore_ascii_case("keys"))?;
+            Some(selection(raw.get(k + 1).copied()))
+        }
+        "etcdctl" if p0 == "get" && (raw.contains(&"--prefix") || raw.contains(&"--from-key")) => {
+            Some(selection(positional(c, 1)))
+        }
+        "consul" if p0 == "kv" && positional(c, 1) == Some("get") => {
+            let recurse = raw
+                .iter()
+                .any(|t| matches!(*t, "-recurse" | "--recurse" | "-keys"));
+            recurse.then(|| selection(positional(c, 2)))
+        }
+        "gsutil" if matches!(p0, "ls" | "du") => {
+            Some(positional(c, 1).filter(|u| u.contains(['*', '?'])))
+        }
+        "rclone" if matches!(p0, "lsf" | "ls" | "lsl" | "lsd" | "lsjson") => {
+            Some(positional(c, 1).filter(|u| u.contains(['*', '?'])))
+        }
+        "mc" if matches!(p0, "ls" | "find") => {
+            let name = after("--name");
+            Some(name.or_else(|| positional(c, 1).filter(|u| u.contains(['*', '?']))))
+        }
+        _ => None,
     }
 }
 
@@ -121,7 +172,7 @@ fn narrowed(c: &SimpleCommand) -> bool {
                 )
         }),
         "ls" => raw.iter().any(|t| t.contains(['*', '?', '['])),
-        _ => false,
+        _ => store_listing(c).is_some_and(|sel| sel.is_some()),
     }
 }
 
@@ -200,6 +251,9 @@ pub(crate) fn listing_of(cmds: &[SimpleCommand], cwd: Option<&str>) -> Option<Li
     let mut selection: Vec<&str> = Vec::new();
     if matches!(c.program.as_str(), "pgrep" | "pidof") {
         selection.extend(c.positionals().map(|w| w.text.as_str()));
+    }
+    if let Some(Some(pattern)) = store_listing(c) {
+        selection.push(pattern);
     }
     for f in cmds.iter().skip(k + 1).filter(|f| is_filter(f)) {
         if matches!(f.program.as_str(), "grep" | "egrep" | "fgrep" | "rg") {
@@ -371,6 +425,75 @@ impl Norm<'_> {
                 self.taint_var(name, l.clone());
             }
         }
+    }
+
+    /// `printf -v NAME FORMAT ARGS…` assigns the formatted text instead of printing it: NAME
+    /// holds it when the format and the arguments are literal, else becomes unknown.
+    pub(crate) fn printf_var(&mut self, raw: &[Word]) {
+        let mut name = None;
+        let mut rest: Vec<&Word> = Vec::new();
+        let mut it = raw.iter().skip(1);
+        while let Some(w) = it.next() {
+            let t = w.text.as_str();
+            if rest.is_empty() && name.is_none() {
+                if t == "-v" {
+                    name = it.next().map(|w| w.text.clone());
+                    continue;
+                }
+                if let Some(n) = t.strip_prefix("-v").filter(|n| !n.is_empty()) {
+                    name = Some(n.to_string());
+                    continue;
+                }
+            }
+            if rest.is_empty() && t == "--" {
+                continue;
+            }
+            rest.push(w);
+        }
+        let Some(name) = name.filter(|n| unwrap::is_name(n)) else {
+            return;
+        };
+        let value = match rest.split_first() {
+            Some((fmt, args)) if !fmt.dynamic && !args.iter().any(|w| w.dynamic) => {
+                let args: Vec<&str> = args.iter().map(|w| w.text.as_str()).collect();
+                crate::payload::printf(&fmt.text, &args).filter(|v| v.len() <= MAX_READ_BYTES)
+            }
+            _ => None,
+        };
+        self.set_var(&name, value);
+    }
+
+    /// `mapfile [-t] [NAME]` / `readarray`: the array holds the lines of known input (a
+    /// here-string, a heredoc), one element per line; otherwise it becomes unknown.
+    pub(crate) fn mapfile_builtin(&mut self, raw: &[Word], own: Option<&(String, bool)>) {
+        let mut name = None;
+        let mut it = raw.iter().skip(1);
+        while let Some(w) = it.next() {
+            let t = w.text.as_str();
+            if t.starts_with('-') {
+                // options with a value: -d DELIM, -n COUNT, -O ORIGIN, -s COUNT, -u FD,
+                // -C CALLBACK, -c QUANTUM
+                if t.get(1..)
+                    .is_some_and(|o| o.len() == 1 && "dnOsuCc".contains(o))
+                {
+                    let _ = it.next();
+                }
+                continue;
+            }
+            if unwrap::is_name(t) {
+                name = Some(t.to_string());
+            }
+        }
+        let name = name.unwrap_or_else(|| "MAPFILE".to_string());
+        let value = match own {
+            Some((text, true)) if text.len() <= MAX_READ_BYTES => {
+                // One element per line; the trailing newline marks a line-separated array.
+                Some(text.lines().map(|l| format!("{l}\n")).collect())
+            }
+            _ => None,
+        };
+        self.set_var(&format!("{name}[@]"), value);
+        self.set_var(&name, None);
     }
 
     /// `xargs -I R CMD` with known input: one command per input line, `R` replaced.

@@ -279,7 +279,7 @@ pub(crate) fn produce(c: &SimpleCommand) -> Option<String> {
 /// Most times a printf format is reused for its remaining arguments.
 const MAX_PRINTF_ROUNDS: usize = 1024;
 
-fn printf(fmt: &str, args: &[&str]) -> Option<String> {
+pub(crate) fn printf(fmt: &str, args: &[&str]) -> Option<String> {
     let fmt = escapes::printf(fmt);
     let mut out = String::new();
     let mut args = args.iter().peekable();

@@ -50,6 +50,11 @@ struct Prefix {
     numeric_opts: bool,
     /// `NAME=value` operands before the command set its environment (`sudo VAR=1 CMD`).
     assigns: bool,
+    /// Programs whose [`Prefix::script_opt`] values are their own commands, of which those
+    /// starting with one of these escapes run the rest as a shell string (`gdb -ex 'shell
+    /// CMD'`, `vim -c '!CMD'`). Their operands are files, never a command; options are read
+    /// anywhere in the argv.
+    shell_escape: &'static [&'static str],
 }
 
 const P: Prefix = Prefix {
@@ -62,6 +67,7 @@ const P: Prefix = Prefix {
     script_opt: &[],
     numeric_opts: false,
     assigns: false,
+    shell_escape: &[],
 };
 
 static PREFIX: &[Prefix] = &[
@@ -166,6 +172,58 @@ static PREFIX: &[Prefix] = &[
             "ifne",
             "eatmydata",
             "fakeroot",
+            "run-one",
+            "run-this-one",
+            "run-one-constantly",
+            "keep-one-running",
+        ],
+        ..P
+    },
+    Prefix {
+        names: &["gdb", "gdb-multiarch", "cgdb"],
+        script_opt: &[
+            "-ex",
+            "--ex",
+            "-eval-command",
+            "--eval-command",
+            "-iex",
+            "--init-eval-command",
+        ],
+        shell_escape: &["shell ", "!"],
+        ..P
+    },
+    Prefix {
+        names: &["lldb"],
+        script_opt: &[
+            "-o",
+            "--one-line",
+            "-O",
+            "--one-line-before-file",
+            "-k",
+            "--one-line-on-crash",
+        ],
+        shell_escape: &["platform shell -- ", "platform shell "],
+        ..P
+    },
+    Prefix {
+        // `+CMD` is `-c CMD`.
+        names: &[
+            "vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim", "evim", "nvi",
+        ],
+        script_opt: &["-c", "--cmd", "+"],
+        shell_escape: &[
+            "!",
+            "silent !",
+            "silent! !",
+            "silent!!",
+            "r !",
+            "r!",
+            "read !",
+            "read!",
+            "w !",
+            "write !",
+            "terminal ",
+            "term ",
         ],
         ..P
     },
@@ -253,7 +311,7 @@ static PREFIX: &[Prefix] = &[
     },
     Prefix {
         names: &["flock"],
-        short_arg: "wEn",
+        short_arg: "wE",
         long_arg: &["--timeout", "--conflict-exit-code"],
         skip: 1,
         script_opt: &["-c", "--command"],
@@ -645,6 +703,9 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
 }
 
 fn peel_prefix(prog: &str, spec: &Prefix, argv: &[XWord]) -> Option<Peeled> {
+    if !spec.shell_escape.is_empty() {
+        return peel_escape(prog, spec, argv);
+    }
     let mut i = skip_opts(argv, 1, spec.short_arg, spec.long_arg, spec.numeric_opts);
     let opts = argv.get(1..i).unwrap_or(&[]);
     // A shell-string option (`flock -c CMD`, `runuser -c CMD`).
@@ -676,6 +737,20 @@ fn peel_prefix(prog: &str, spec: &Prefix, argv: &[XWord]) -> Option<Peeled> {
             p.privileged = spec.privileged;
             return Some(p);
         }
+    }
+    // The shell-string option right after the positionals (`flock FILE -c CMD`).
+    if spec.skip > 0
+        && let Some(o) = argv.get(i + spec.skip)
+        && spec.script_opt.contains(&o.text())
+        && let Some(value) = argv.get(i + spec.skip + 1)
+    {
+        let end = (i + spec.skip + 1).min(argv.len());
+        let mut p = peeled(
+            wrapper(prog, argv.get(1..end).unwrap_or(&[])),
+            Next::Script(vec![value.clone()]),
+        )?;
+        p.privileged = spec.privileged;
+        return Some(p);
     }
     let no_command = opts.iter().any(|w| {
         let t = opt_name(w.text());
@@ -725,6 +800,59 @@ fn peel_prefix(prog: &str, spec: &Prefix, argv: &[XWord]) -> Option<Peeled> {
     p.privileged = spec.privileged;
     p.assignments = assignments;
     Some(p)
+}
+
+/// A program whose commands (`gdb -ex CMD`, `vim -c CMD`, `vim +CMD`) may escape to a
+/// shell: the first such command, as a shell string.
+fn peel_escape(prog: &str, spec: &Prefix, argv: &[XWord]) -> Option<Peeled> {
+    let mut k = 1;
+    while let Some(w) = argv.get(k) {
+        let t = w.text();
+        // (the command, the word holding it, the next word to look at)
+        let value: Option<(String, usize, usize)> = if spec.script_opt.contains(&t) {
+            argv.get(k + 1)
+                .map(|v| (v.text().to_string(), k + 1, k + 2))
+        } else if let Some((o, v)) = t.split_once('=')
+            && o.starts_with("--")
+            && spec.script_opt.contains(&o)
+        {
+            Some((v.to_string(), k, k + 1))
+        } else if spec.script_opt.contains(&"+") && t.len() > 1 {
+            t.strip_prefix('+').map(|v| (v.to_string(), k, k + 1))
+        } else {
+            None
+        };
+        let Some((value, at, next)) = value else {
+            k += 1;
+            continue;
+        };
+        if let Some(cmd) = shell_escaped(&value, spec.shell_escape)
+            && let Some(src) = argv.get(at)
+        {
+            let inner = XWord {
+                w: Word {
+                    text: cmd.to_string(),
+                    dynamic: src.w.dynamic,
+                },
+                feed: src.feed,
+            };
+            let opts = argv.get(1..k).unwrap_or(&[]);
+            return peeled(wrapper(prog, opts), Next::Script(vec![inner]));
+        }
+        k = next;
+    }
+    None
+}
+
+/// The shell command of an editor or debugger command that escapes to a shell (`:!CMD`,
+/// `silent !CMD`, `shell CMD`), if it is one.
+fn shell_escaped<'a>(value: &'a str, escapes: &[&str]) -> Option<&'a str> {
+    let v = value.trim_start_matches(|c: char| c == ':' || c.is_whitespace());
+    escapes
+        .iter()
+        .find_map(|e| v.strip_prefix(e))
+        .map(str::trim_start)
+        .filter(|c| !c.is_empty())
 }
 
 fn peel_env(argv: &[XWord]) -> Option<Peeled> {

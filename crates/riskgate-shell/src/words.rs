@@ -1,6 +1,6 @@
 //! Word expansion: a raw brush word → canonical [`Word`]s. Quote removal and concatenation,
 //! `$'…'` decoding, literal variables from the script's environment (`$D`, `${D}`, `${D:-x}`),
-//! `~`/`$HOME` → leading `~`, word splitting of unquoted literal expansions, and command
+//! substrings and case changes (`${x:0:1}`, `${x,,}`, in `paramops`), `~`/`$HOME` → leading `~`, word splitting of unquoted literal expansions, and command
 //! substitutions (`$(…)`, backticks, `$((…))` bodies) parsed as nested scripts.
 
 use brush_parser::word::{
@@ -9,6 +9,7 @@ use brush_parser::word::{
 use riskgate_model::Span;
 
 use crate::ctx::{Feed, Frame, Norm, XWord};
+use crate::paramops::{self, Case};
 use crate::{Origin, ParseIssue, Word, escapes, fallback};
 
 /// Deepest nesting of `${x:-${y:-…}}` defaults followed.
@@ -268,12 +269,14 @@ impl Norm<'_> {
             } => index
                 .parse::<usize>()
                 .ok()
-                .and_then(|i| self.element(&format!("{name}[@]"), i))
+                .and_then(|i| self.element(&format!("{name}[@]"), i, quoted))
                 .unwrap_or_else(dynamic),
             ParameterExpr::Parameter {
                 parameter: Parameter::Positional(n @ 1..),
                 indirect: false,
-            } => self.element("@", *n as usize - 1).unwrap_or_else(dynamic),
+            } => self
+                .element("@", *n as usize - 1, quoted)
+                .unwrap_or_else(dynamic),
             // `$0`: known only inside `sh -c SCRIPT NAME …`.
             ParameterExpr::Parameter {
                 parameter: Parameter::Special(SpecialParameter::ShellName),
@@ -338,7 +341,87 @@ impl Norm<'_> {
                 }
                 self.lookup(n, quoted).unwrap_or_else(dynamic)
             }
+            // `${x:1:3}`, `${PATH:0:1}`: a substring of a known value, or the `/` that
+            // starts a well-known path variable.
+            ParameterExpr::Substring {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                offset,
+                length,
+            } => {
+                self.merge_var_feed(n, feed);
+                let length = length.as_ref().map(|l| l.value.as_str());
+                match self.known(n) {
+                    Some(v) => paramops::substring(&v, &offset.value, length),
+                    None if !self.env.contains_key(n.as_str()) => {
+                        paramops::rooted_substring(n, &offset.value, length)
+                    }
+                    None => None,
+                }
+                .map(|text| Seg {
+                    text,
+                    dynamic: false,
+                    split: !quoted,
+                })
+                .unwrap_or_else(dynamic)
+            }
+            // `${x,,}`, `${x^^}`, `${x^}`, `${x,}` of a known value.
+            ParameterExpr::UppercasePattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            }
+            | ParameterExpr::UppercaseFirstChar {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            }
+            | ParameterExpr::LowercasePattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            }
+            | ParameterExpr::LowercaseFirstChar {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            } => {
+                self.merge_var_feed(n, feed);
+                let case = match expr {
+                    ParameterExpr::UppercasePattern { .. } => Case::UpperAll,
+                    ParameterExpr::UppercaseFirstChar { .. } => Case::UpperFirst,
+                    ParameterExpr::LowercasePattern { .. } => Case::LowerAll,
+                    _ => Case::LowerFirst,
+                };
+                self.known(n)
+                    .and_then(|v| paramops::change_case(&v, case, pattern.as_deref()))
+                    .map(|text| Seg {
+                        text,
+                        dynamic: false,
+                        split: !quoted,
+                    })
+                    .unwrap_or_else(dynamic)
+            }
             _ => dynamic(),
+        }
+    }
+
+    /// The literal value of a named variable (through a nameref), if the script set one.
+    fn known(&self, name: &str) -> Option<String> {
+        let name = match self.script.namerefs.get(name) {
+            Some(target) => target.as_str(),
+            None => name,
+        };
+        match self.env.get(name) {
+            Some(Some(v)) => Some(v.clone()),
+            _ => None,
+        }
+    }
+
+    /// A variable holding downloaded text passes it on to what is made of it.
+    fn merge_var_feed(&self, name: &str, feed: &mut Feed) {
+        if let Some(f) = self.script.var_feed.get(name) {
+            feed.merge(*f);
         }
     }
 
@@ -346,8 +429,9 @@ impl Norm<'_> {
     /// split into one word each.
     fn elements(&self, key: &str) -> Option<Seg> {
         match self.env.get(key) {
+            // A line-separated array (`mapfile`) ends in a newline; its lines are words.
             Some(Some(v)) => Some(Seg {
-                text: v.clone(),
+                text: v.trim_end_matches('\n').replace('\n', " "),
                 dynamic: false,
                 split: true,
             }),
@@ -356,8 +440,14 @@ impl Norm<'_> {
     }
 
     /// Element `i` of a known array.
-    fn element(&self, key: &str, i: usize) -> Option<Seg> {
+    fn element(&self, key: &str, i: usize, quoted: bool) -> Option<Seg> {
         match self.env.get(key) {
+            // A line of a line-separated array is split like any unquoted value.
+            Some(Some(v)) if v.ends_with('\n') => Some(Seg {
+                text: v.lines().nth(i).unwrap_or("").to_string(),
+                dynamic: false,
+                split: !quoted,
+            }),
             Some(Some(v)) => Some(lit(v.split_whitespace().nth(i).unwrap_or(""))),
             _ => None,
         }

@@ -132,3 +132,144 @@ fn expansions_are_bounded_and_reported() {
     let p = parse("r() { r; rm -rf /z; }\nr");
     find(&p, "rm --recursive --force /z");
 }
+
+#[test]
+fn assignments_bash_makes_without_an_equals_sign_hold_commands() {
+    // printf -v: the format applied to its arguments.
+    for src in [
+        "printf -v c 'rm -rf /var/www'; $c",
+        "printf -v c '%s' 'rm -rf /var/www'; eval \"$c\"",
+        "printf -v c '%s %s' rm '-rf /var/www'; $c",
+        "printf -vc '%s%s' 'rm -rf' ' /var/www'; $c",
+        "printf -v c -- '%s -rf %s' rm /var/www; $c",
+    ] {
+        let p = parse(src);
+        find(&p, "rm --recursive --force /var/www");
+    }
+    // A dynamic argument leaves the value unknown, never a stale one.
+    let p = parse("c='ls'; printf -v c '%s' \"$1\"; $c /var/www");
+    assert!(
+        p.commands.iter().all(|c| c.program != "ls"),
+        "{:?}",
+        canon(&p)
+    );
+    // read from a here-string, into one variable or an array.
+    let p = parse("read -r c <<< 'rm -rf /var/www'; $c");
+    find(&p, "rm --recursive --force /var/www");
+    let p = parse("read -r -a c <<< 'rm -rf /var/www'; \"${c[@]}\"");
+    find(&p, "rm --recursive --force /var/www");
+    // Declarations.
+    for src in [
+        "declare c='rm -rf /var/www'; $c",
+        "typeset c='rm -rf /var/www'; eval $c",
+        "export c='rm -rf /var/www'; $c",
+        "f() { local c='rm -rf /var/www'; $c; }; f",
+    ] {
+        let p = parse(src);
+        find(&p, "rm --recursive --force /var/www");
+    }
+    // mapfile: one element per line, each split like bash splits an unquoted value.
+    let p = parse("mapfile -t c <<< 'rm -rf /var/www'; ${c[0]}");
+    find(&p, "rm --recursive --force /var/www");
+    let p = parse("readarray -t c <<EOF\nls -la\nrm -rf /srv/data\nEOF\n${c[1]}");
+    find(&p, "rm --recursive --force /srv/data");
+    let p = parse("mapfile -t <<< 'rm -rf /var/www'; ${MAPFILE[0]}");
+    find(&p, "rm --recursive --force /var/www");
+    // A harmless value stays harmless.
+    let p = parse("printf -v c '%s' 'ls -la'; $c");
+    find(&p, "ls -l -a");
+}
+
+#[test]
+fn key_and_object_store_listings_feed_loops() {
+    // (script, the deleting command, the listing program, every entry?)
+    let cases = [
+        (
+            "redis-cli --scan --pattern 'session:*' | while read k; do redis-cli DEL \"$k\"; done",
+            "redis-cli",
+            false,
+        ),
+        (
+            "redis-cli -h prod-redis --scan | xargs redis-cli -h prod-redis DEL",
+            "redis-cli",
+            true,
+        ),
+        (
+            "redis-cli KEYS '*' | xargs redis-cli DEL",
+            "redis-cli",
+            true,
+        ),
+        (
+            "etcdctl get /app --prefix --keys-only | xargs -n1 etcdctl del",
+            "etcdctl",
+            false,
+        ),
+        (
+            "consul kv get -recurse | cut -d: -f1 | xargs -n1 consul kv delete",
+            "consul",
+            true,
+        ),
+        (
+            "for o in $(gsutil ls gs://bucket/logs); do gsutil rm \"$o\"; done",
+            "gsutil",
+            true,
+        ),
+        (
+            "rclone lsf remote:bucket | while read f; do rclone deletefile \"remote:bucket/$f\"; done",
+            "rclone",
+            true,
+        ),
+        (
+            "mc ls prod/bucket | awk '{print $NF}' | xargs -I{} mc rm prod/bucket/{}",
+            "mc",
+            true,
+        ),
+    ];
+    for (src, listing, every) in cases {
+        let p = parse(src);
+        let c = p
+            .commands
+            .iter()
+            .rev()
+            .find(|c| c.iterates.is_some())
+            .unwrap_or_else(|| panic!("{src}: nothing iterates in {:?}", canon(&p)));
+        let l = c.iterates.as_ref().expect("iterates");
+        assert_eq!(l.program, listing, "{src}");
+        assert_eq!(l.every, every, "{src}");
+    }
+    // A scan read by a person, or one key, is not a loop.
+    let p = parse("redis-cli --scan --pattern 'session:*' | head -20");
+    assert!(p.commands.iter().all(|c| c.iterates.is_none()));
+    let p = parse("redis-cli GET session:1");
+    assert!(p.commands.iter().all(|c| c.iterates.is_none()));
+}
+
+#[test]
+fn substrings_and_case_changes_assemble_paths() {
+    for src in [
+        "f=${PATH:0:1}; rm -rf ${f}var${f}www",
+        "rm -rf ${HOME:0:1}var${PWD:0:1}www",
+        "rm -rf \"${SHELL:0:1}var/www\"",
+        "x=/VAR/WWW; rm -rf ${x,,}",
+        "x=abcrm; ${x:3:2} -rf /var/www",
+        "x=/var/wwwxyz; rm -rf ${x:0:8}",
+        "x=zz/var/www; rm -rf ${x:2}",
+        "x=RM; ${x,,} -rf /var/www",
+        "x=Rm; ${x,} -rf /var/www",
+    ] {
+        let p = parse(src);
+        find(&p, "rm --recursive --force /var/www");
+    }
+    let p = parse("x=ls; ${x^^} /var/www");
+    find(&p, "LS /var/www");
+    // What is not known stays dynamic: a longer prefix of PATH, a computed offset.
+    let p = parse("rm -rf ${PATH:0:4}");
+    let c = find(&p, "rm --recursive --force ${PATH:0:4}");
+    assert!(c.raw_argv.iter().any(|w| w.dynamic));
+    let p = parse("x=/var/www; rm -rf ${x:$n:2}");
+    assert!(
+        p.commands
+            .iter()
+            .any(|c| c.raw_argv.iter().any(|w| w.dynamic))
+    );
+}

@@ -127,3 +127,59 @@ fn nested_shell_texts_are_kept_for_the_raw_rules() {
     // A plain command has none.
     assert!(parse("ls -la").scripts.is_empty());
 }
+
+#[test]
+fn editors_and_debuggers_run_their_shell_escapes() {
+    for src in [
+        "gdb -batch -ex 'shell rm -rf /var/www'",
+        "gdb -q ./a.out -ex run -ex '!rm -rf /var/www'",
+        "gdb -batch --eval-command='shell rm -rf /var/www'",
+        "lldb -o 'platform shell rm -rf /var/www'",
+        "lldb --one-line 'platform shell -- rm -rf /var/www'",
+        "vim -c '!rm -rf /var/www' -c q",
+        "vim -c ':!rm -rf /var/www' -c q",
+        "nvim --headless -c 'silent !rm -rf /var/www' +q",
+        "ex -c ':silent! !rm -rf /var/www' -c q",
+        "vi '+!rm -rf /var/www' +q notes.txt",
+        "vim --cmd 'r !rm -rf /var/www'",
+    ] {
+        let p = parse(src);
+        get(&p, "rm --recursive --force /var/www");
+    }
+    // Their own commands and operands are not programs.
+    for src in [
+        "gdb -batch -ex run -ex bt ./a.out",
+        "vim -c 'set nu' -c 'wq' rm",
+        "vim +10 rm",
+        "lldb -o 'breakpoint set -n main' ./rm",
+    ] {
+        let p = parse(src);
+        assert!(
+            p.commands.iter().all(|c| c.program != "rm"),
+            "{src}: {:?}",
+            canon(&p)
+        );
+    }
+}
+
+#[test]
+fn more_prefix_wrappers_run_their_command() {
+    for src in [
+        "flock /tmp/l -c 'rm -rf /var/www'",
+        "flock -n /tmp/l rm -rf /var/www",
+        "script -qc 'rm -rf /var/www' /dev/null",
+        "unbuffer rm -rf /var/www",
+        "chronic rm -rf /var/www",
+        "ionice -c3 rm -rf /var/www",
+        "taskset -c 0 rm -rf /var/www",
+        "chrt -i 0 rm -rf /var/www",
+        "setsid -f rm -rf /var/www",
+        "stdbuf -oL rm -rf /var/www",
+        "systemd-run --user rm -rf /var/www",
+        "systemd-run --scope -p MemoryMax=1G rm -rf /var/www",
+        "run-one rm -rf /var/www",
+    ] {
+        let p = parse(src);
+        get(&p, "rm --recursive --force /var/www");
+    }
+}
