@@ -1,5 +1,8 @@
-//! Bulk over listings: a kill or a delete run once for every entry of a listing.
+//! Bulk over listings: a kill or a delete run once for every entry of a listing (processes,
+//! files, containers, cloud resources, and the keys and objects of key-value and object
+//! stores, whose scans feed deletes whatever pattern they select).
 
+use riskgate_model::effect::Environment;
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{Listing, ParsedCommand, SimpleCommand};
 
@@ -12,6 +15,24 @@ fn is_kill(c: &SimpleCommand) -> bool {
             .iter()
             .any(|a| matches!(a.text.as_str(), "-0" | "--signal=0" | "-l" | "--list"))
 }
+
+/// What a delete of a key-value store's keys removes.
+const STORE_KEYS: &str = "keys";
+/// What a delete of an object store's objects removes.
+const STORE_OBJECTS: &str = "objects";
+
+/// Listings of a key-value or object store (`redis-cli --scan`, `gsutil ls`): whatever they
+/// select, a loop deleting what they list is a bulk delete.
+const STORE_LISTINGS: &[&str] = &[
+    "redis-cli",
+    "valkey-cli",
+    "keydb-cli",
+    "etcdctl",
+    "consul",
+    "gsutil",
+    "rclone",
+    "mc",
+];
 
 /// What a delete command removes, when it is one.
 fn delete_kind(c: &SimpleCommand) -> Option<&'static str> {
@@ -55,6 +76,15 @@ fn delete_kind(c: &SimpleCommand) -> Option<&'static str> {
         "wipefs" | "mkfs" | "blkdiscard" => Some("disks"),
         p if p.starts_with("mkfs.") => Some("disks"),
         "virsh" => matches!(p0, "destroy" | "undefine").then_some("virtual machines"),
+        "redis-cli" | "valkey-cli" | "keydb-cli" => raw(c)
+            .any(|t| t.eq_ignore_ascii_case("del") || t.eq_ignore_ascii_case("unlink"))
+            .then_some(STORE_KEYS),
+        "etcdctl" => (p0 == "del").then_some(STORE_KEYS),
+        "consul" => (p0 == "kv" && p1 == "delete").then_some(STORE_KEYS),
+        "gsutil" => matches!(p0, "rm" | "rb").then_some(STORE_OBJECTS),
+        "rclone" => matches!(p0, "delete" | "deletefile" | "purge" | "rmdir" | "rmdirs")
+            .then_some(STORE_OBJECTS),
+        "mc" => matches!(p0, "rm" | "rb").then_some(STORE_OBJECTS),
         "systemctl" => matches!(p0, "stop" | "disable" | "mask" | "kill").then_some("services"),
         _ => None,
     }
@@ -253,20 +283,33 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             })
         {
             let files = kind == "files";
+            let store = matches!(kind, STORE_KEYS | STORE_OBJECTS)
+                && STORE_LISTINGS.contains(&l.program.as_str());
             let bulk = if files {
                 (l.every && listed_system_path(l)) || listed_precious_entries(l)
             } else {
-                l.every
+                l.every || store
             };
             if !bulk {
                 continue;
             }
+            // A store's keys: every key of a production store is the worst case, a store on
+            // this machine a development one.
+            let (level, score) = match store.then(|| crate::envscope::command_environment(c)) {
+                Some(Environment::Prod) if l.every => (RiskLevel::Critical, 90),
+                Some(Environment::Dev) => (RiskLevel::Medium, 46),
+                _ => (RiskLevel::High, 76),
+            };
+            let selection = match (&l.filter, store) {
+                (Some(f), true) => format!(" matching `{f}`"),
+                _ => String::new(),
+            };
             (
                 "flow.delete-every-listed",
-                RiskLevel::High,
-                76,
+                level,
+                score,
                 format!(
-                    "{} every entry of a listing (`{}` → `{}`): all {kind} it names, with no selection",
+                    "{} every entry of a listing (`{}` → `{}`): all {kind} it names{selection}, one by one",
                     if kind == "services" {
                         "Stops"
                     } else {
