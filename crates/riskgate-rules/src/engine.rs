@@ -15,6 +15,7 @@ use crate::effects;
 use crate::envscope;
 use crate::exposure;
 use crate::heuristics;
+use crate::hookscope;
 use crate::matcher::{self, CommandView, Hit};
 use crate::rcappend;
 use crate::rule::{Matcher, Rule, Target};
@@ -260,6 +261,8 @@ impl CommandEngine {
         let mut project_listed: Vec<bool> = Vec::new();
         // Per credential rule: whether every matched command carries only throwaway credentials.
         let mut throwaway: Vec<bool> = Vec::new();
+        // Per hook rule: whether every matched command installs a hook of the project.
+        let mut project_hook: Vec<bool> = Vec::new();
         for (rule, hit) in hits {
             let resources = hit_resources(rule, &hit, views);
             let (dev, reducer, settings) = match hit {
@@ -278,6 +281,12 @@ impl CommandEngine {
                 Hit::Command(i) => views
                     .get(i)
                     .is_some_and(|v| envscope::iterates_project_listing(v.cmd)),
+                Hit::Raw(_) | Hit::Script(..) => false,
+            };
+            let own_hook = match hit {
+                Hit::Command(i) => views
+                    .get(i)
+                    .is_some_and(|v| hookscope::installs_project_hook(v.cmd)),
                 Hit::Raw(_) | Hit::Script(..) => false,
             };
             let placeholder = match hit {
@@ -306,6 +315,9 @@ impl CommandEngine {
                 if let Some(t) = throwaway.get_mut(i) {
                     *t &= placeholder;
                 }
+                if let Some(h) = project_hook.get_mut(i) {
+                    *h &= own_hook;
+                }
                 if let Some(r) = reduced.get_mut(i)
                     && reducer.is_none()
                 {
@@ -324,6 +336,7 @@ impl CommandEngine {
             reduced.push(reducer.filter(|_| sinks::prints_secrets(rule.tags())));
             settings_only.push(settings && rule.tags().iter().any(|t| t == "shell-rc"));
             throwaway.push(placeholder && credscope::is_credential_rule(rule.tags()));
+            project_hook.push(own_hook && rule.tags().iter().any(|t| t == "hooks"));
             project_listed.push(
                 listed
                     && rule
@@ -335,6 +348,9 @@ impl CommandEngine {
         }
         for (f, _) in out.iter_mut().zip(&project_listed).filter(|(_, p)| **p) {
             envscope::cap_for_project_listing(f);
+        }
+        for (f, _) in out.iter_mut().zip(&project_hook).filter(|(_, h)| **h) {
+            hookscope::cap_for_project_hook(f);
         }
         for (f, _) in out.iter_mut().zip(&throwaway).filter(|(_, t)| **t) {
             credscope::cap_for_throwaway(f);

@@ -36,6 +36,7 @@ mod envscope;
 mod exposure;
 mod flow;
 mod heuristics;
+mod hookscope;
 mod lint;
 mod loader;
 mod matcher;
@@ -53,6 +54,7 @@ mod testing;
 
 pub use engine::CommandEngine;
 pub use envscope::{cap_for_development, command_environment};
+pub use hookscope::{cap_for_project_hook, installs_project_hook};
 pub use lint::{LintIssue, LintKind, Severity, lint};
 pub use loader::RuleLoadError;
 pub use rcappend::{appends_only_settings, cap_for_settings};

@@ -167,6 +167,7 @@ impl Engine {
                 removals: removal_targets_of(&parsed),
                 settings_appends: settings_appends_of(&parsed),
                 template_copies: template_copies_of(&parsed),
+                hook_installs: hook_installs_of(&parsed),
                 definitions: Vec::new(),
             };
             let mut a = self.assess_parsed(command, &parsed);
@@ -401,6 +402,9 @@ pub struct Targets {
     /// Files (among `writes`) that are only filled from their template (`cp .env.example
     /// .env`): an environment file written this way is MEDIUM, not HIGH.
     pub template_copies: Vec<String>,
+    /// Files (among `writes`) that are only hooks of the project installed into its own
+    /// `.git/hooks` (`cp scripts/pre-commit .git/hooks/`): at most MEDIUM, not HIGH.
+    pub hook_installs: Vec<String>,
     /// Project files whose definitions the command runs and that were read to rate it
     /// (`package.json` for `npm install`); an assessment that read any depends on their
     /// content, not only on the command.
@@ -483,6 +487,22 @@ fn template_copies_of(parsed: &ParsedCommand) -> Vec<String> {
     copies.retain(|t| !other.contains(t));
     copies.dedup();
     copies
+}
+
+/// The files `parsed` only installs as hooks from the project (see
+/// [`Targets::hook_installs`]).
+fn hook_installs_of(parsed: &ParsedCommand) -> Vec<String> {
+    let mut hooks: Vec<String> = Vec::new();
+    let mut other: Vec<String> = Vec::new();
+    for c in &parsed.commands {
+        let own = riskgate_rules::installs_project_hook(c);
+        for t in writes_of(std::slice::from_ref(c)) {
+            if own { hooks.push(t) } else { other.push(t) }
+        }
+    }
+    hooks.retain(|t| !other.contains(t));
+    hooks.dedup();
+    hooks
 }
 
 /// The files `parsed` writes (see [`Engine::write_targets`]).

@@ -156,6 +156,12 @@ pub(crate) fn target_findings(project: &Project, targets: &crate::Targets) -> Ve
         if targets.template_copies.contains(t) {
             found.iter_mut().for_each(paths::cap_for_template);
         }
+        if targets.hook_installs.contains(t) {
+            found
+                .iter_mut()
+                .filter(|f| f.rule_id == "path.git-hooks")
+                .for_each(riskgate_rules::cap_for_project_hook);
+        }
         extra.extend(found);
     }
     for t in &targets.removals {

