@@ -133,11 +133,10 @@ pub fn run_server(args: ServerArgs) -> anyhow::Result<ExitCode> {
     });
     // the journal goes to the team's database from here, in the background: never on a
     // call's path (the hook's only synchronous write stays the journal)
+    // (what the last calls recorded is shipped by the next server or CLI call: a stopped
+    // server ends at once, it does not wait for the database)
     crate::cmd::admin::spawn_shipper();
-    let served = server::serve(&socket, server::idle_from_env(), handler);
-    // what the last calls recorded, before the process ends
-    crate::cmd::admin::ship_in_background(&mut None);
-    served?;
+    server::serve(&socket, server::idle_from_env(), handler)?;
     Ok(ExitCode::SUCCESS)
 }
 
