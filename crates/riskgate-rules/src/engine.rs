@@ -233,7 +233,9 @@ impl CommandEngine {
         // heredoc bodies that only write a file are data (what runs them is matched below)
         let raw_text = crate::rawtext::without_file_heredocs(&parsed.source);
         self.rules.for_patterns(Target::Raw, &raw_text, |r| {
-            if let Some(h) = matcher::rule_matches_raw(r, &raw_text) {
+            if let Some(h) = matcher::rule_matches_raw(r, &raw_text)
+                && !matches!(h, Hit::Raw((s, e)) if inside_shown_text(parsed, s, e))
+            {
                 hits.push((r, h));
             }
         });
@@ -426,6 +428,51 @@ fn rule_finding(
         }
     }
     f.with_resources(resources)
+}
+
+/// Programs that only show or search the text they are given (their words are data).
+const SHOWS_TEXT: &[&str] = &[
+    "echo",
+    "printf",
+    "Write-Host",
+    "Write-Output",
+    "Write-Verbose",
+    "Write-Warning",
+    "Write-Information",
+    "Write-Debug",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "ack",
+    "Select-String",
+    "findstr",
+];
+
+/// Whether the raw match `s..e` lies in a command that only shows or searches text (`Write-Host
+/// "never run: vssadmin delete shadows"`, `rg 'iwr .* | iex' scripts`) and whose output no
+/// other command reads or is written to a file: the text is data, as bash's `echo` words are.
+/// Every command whose span covers the match must be one.
+fn inside_shown_text(parsed: &ParsedCommand, s: usize, e: usize) -> bool {
+    let mut any = false;
+    for (i, c) in parsed.commands.iter().enumerate() {
+        if !(c.span.start <= s && e <= c.span.end) {
+            continue;
+        }
+        let read_on = parsed.commands.iter().any(
+            |d| matches!(d.stdin, Some(riskgate_shell::StdinSource::Pipe { index }) if index == i),
+        );
+        let to_file = c
+            .redirects
+            .iter()
+            .any(|r| r.op.contains('>') && r.target.text != "/dev/null");
+        if !SHOWS_TEXT.contains(&c.program.as_str()) || read_on || to_file || c.program_dynamic {
+            return false;
+        }
+        any = true;
+    }
+    any
 }
 
 fn is_pathlike(w: &str) -> bool {

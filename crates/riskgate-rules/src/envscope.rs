@@ -111,6 +111,18 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
         if hostlike && classify_host(value) == TargetClass::Loopback {
             loopback = true;
         }
+        // SQL Server on this machine: `(localdb)\MSSQLLocalDB`, `(local)`, `.\SQLEXPRESS`,
+        // `localhost\SQLEXPRESS`
+        let lv = value.to_ascii_lowercase();
+        if lv.starts_with("(localdb)")
+            || lv.starts_with("(local)")
+            || lv == "."
+            || lv.starts_with(".\\")
+            || lv.starts_with("localhost\\")
+            || lv.starts_with("127.0.0.1\\")
+        {
+            loopback = true;
+        }
         // a throwaway name (`kubectl run tmp …`, `--name scratch`) says nothing about where
         // the command's data lives
         if matches!(

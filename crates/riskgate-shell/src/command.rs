@@ -474,12 +474,14 @@ impl Norm<'_> {
                 crate::Shell::Cmd => self.cmd_text(&e.text, &f),
                 crate::Shell::Bash => self.parse_text(&e.text, &f),
             };
-            if e.decoded {
-                // `powershell -EncodedCommand …`: what runs was hidden from a reader
+            if e.decoded && r.is_none() {
+                // `powershell -EncodedCommand …` that does not decode into commands: what runs
+                // is hidden from a reader. One that does is rated by what it decodes to (its
+                // commands are read above, `Origin::Decoded`).
                 self.signal(Signal::EncodedToShell {
                     decoder: idx,
-                    shell: r.map_or(start.min(idx), |r| r.first),
-                    decoded: r.is_some(),
+                    shell: start.min(idx),
+                    decoded: false,
                 });
             }
             if e.from_input {

@@ -31,7 +31,7 @@ pub(crate) fn language(program: &str) -> Option<NestedLanguage> {
         "ruby" | "jruby" => L::Ruby,
         "php" | "php-cli" => L::Php,
         "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlite" | "duckdb" | "clickhouse-client"
-        | "sqlcmd" | "cqlsh" => L::Sql,
+        | "sqlcmd" | "cqlsh" | "Invoke-Sqlcmd" => L::Sql,
         "redis-cli" | "valkey-cli" | "keydb-cli" => L::Redis,
         "mongosh" | "mongo" => L::Mongo,
         _ => return None,
@@ -133,6 +133,26 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
         "mysql" | "mariadb" => collect_opt(argv, &["-e", "--execute"], &mut parts),
         "clickhouse-client" => collect_opt(argv, &["-q", "--query"], &mut parts),
         "sqlcmd" => collect_opt(argv, &["-Q", "-q"], &mut parts),
+        // PowerShell's SqlServer module: `Invoke-Sqlcmd -Query "…"` (any case, `-Query:"…"`)
+        "Invoke-Sqlcmd" => {
+            let mut i = 1;
+            while let Some(w) = argv.get(i) {
+                let l = w.text.to_ascii_lowercase();
+                if l == "-query" {
+                    if let Some(v) = argv.get(i + 1) {
+                        parts.push((v.text.clone(), !v.dynamic));
+                    }
+                    i += 1;
+                } else if let Some(v) = l
+                    .strip_prefix("-query:")
+                    .or_else(|| l.strip_prefix("-query="))
+                    .and_then(|_| w.text.get(7..))
+                {
+                    parts.push((v.to_string(), !w.dynamic));
+                }
+                i += 1;
+            }
+        }
         "cqlsh" => collect_opt(argv, &["-e", "--execute"], &mut parts),
         "mongosh" | "mongo" => collect_opt(argv, &["--eval"], &mut parts),
         "sqlite3" | "sqlite" | "duckdb" => {

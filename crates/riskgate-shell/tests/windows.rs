@@ -232,14 +232,28 @@ fn powershell_command_lines_from_bash_and_from_powershell() {
     ] {
         let p = parse(&text);
         assert_has(&p, "Remove-Item C:/ -Recurse -Force");
+        // decoded into commands: rated by what they do (read as decoded text), no obfuscation
+        // signal of its own
         assert!(
-            p.signals
+            p.commands
                 .iter()
-                .any(|s| matches!(s, Signal::EncodedToShell { decoded: true, .. }))
+                .any(|c| c.program == "Remove-Item" && c.origin == Origin::Decoded)
+        );
+        assert!(
+            !p.signals
+                .iter()
+                .any(|s| matches!(s, Signal::EncodedToShell { .. }))
         );
         let p = ps(&text);
         assert_has(&p, "Remove-Item C:/ -Recurse -Force");
     }
+    // what does not decode is hidden: the signal says so
+    let p = parse("powershell -EncodedCommand !!notbase64!!");
+    assert!(
+        p.signals
+            .iter()
+            .any(|s| matches!(s, Signal::EncodedToShell { decoded: false, .. }))
+    );
     let p = parse("pwsh -NoProfile -Command \"Get-ChildItem C:\\ -Recurse | Remove-Item -Force\"");
     assert_has(&p, "Remove-Item C:/ -Force -Recurse");
     let p = ps("Start-Process powershell -Verb RunAs -ArgumentList '-c Stop-Computer'");

@@ -123,6 +123,29 @@ pub(super) fn fetched(c: &SimpleCommand) -> Vec<Written> {
                 },
             }
         }
+        // PowerShell and Windows downloaders: `Invoke-WebRequest URL -OutFile F`,
+        // `Start-BitsTransfer URL F`, `certutil -urlcache -f URL F`, `bitsadmin /transfer n URL F`.
+        "Invoke-WebRequest" | "Invoke-RestMethod" => {
+            out.extend(
+                c.args
+                    .iter()
+                    .find_map(|a| a.text.strip_prefix("-OutFile="))
+                    .map(file),
+            );
+        }
+        "Start-BitsTransfer" => {
+            let dest = c
+                .args
+                .iter()
+                .find_map(|a| a.text.strip_prefix("-Destination="))
+                .or_else(|| ops.get(1).copied());
+            out.extend(dest.map(file));
+        }
+        "certutil" | "bitsadmin" => {
+            if let Some(k) = ops.iter().position(|o| o.contains("://")) {
+                out.extend(ops.get(k + 1).map(|f| file(f)));
+            }
+        }
         "aria2c" | "axel" => {
             out.extend(redirected());
             out.extend(value(&raws, "-o", "--out").or(url.map(base)).map(file));

@@ -57,9 +57,25 @@ pub(super) fn same_file(a: &str, b: &str) -> bool {
     if a == b {
         return true;
     }
+    // Windows paths: `\` is a separator and case does not matter (`~/AppData/Local/Temp\a.bat`
+    // is `~/appdata/local/temp/a.bat`).
+    if (a.contains('\\') || b.contains('\\') || windows_like(a) || windows_like(b))
+        && a.replace('\\', "/")
+            .eq_ignore_ascii_case(&b.replace('\\', "/"))
+    {
+        return true;
+    }
     // A relative name and an absolute one: the same when the base names agree.
     let rel = |p: &str| !p.starts_with(['/', '~', '$']);
     (rel(a) || rel(b)) && a.rsplit('/').next() == b.rsplit('/').next() && !a.is_empty()
+}
+
+/// A path written for Windows: a drive (`C:/…`) or a profile directory (`~/AppData/…`).
+fn windows_like(p: &str) -> bool {
+    let b = p.as_bytes();
+    (b.len() > 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+        || p.get(..10)
+            .is_some_and(|h| h.eq_ignore_ascii_case("~/appdata/"))
 }
 
 /// Every flow finding of `parsed`.

@@ -36,6 +36,41 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
             }
             url.unwrap_or_default()
         }
+        // PowerShell's web cmdlets send a body (`-Body`, `-InFile`, `-Form`), what the pipeline
+        // passes them with a sending method, or data in the URL
+        "Invoke-WebRequest" | "Invoke-RestMethod" => {
+            let arg = |p: &str| {
+                c.args
+                    .iter()
+                    .find_map(|a| a.text.strip_prefix(p).map(str::to_ascii_lowercase))
+            };
+            let method = arg("-Method=").unwrap_or_default();
+            let sending = matches!(method.as_str(), "post" | "put" | "patch");
+            let url = c.positionals().next().map(|w| w.text.clone()).or(url)?;
+            let sends = sending
+                || ["-Body=", "-InFile=", "-Form="]
+                    .iter()
+                    .any(|p| c.args.iter().any(|a| a.text.starts_with(p)))
+                || url.contains('$');
+            if !sends {
+                return None;
+            }
+            if is_local(&url) {
+                return None;
+            }
+            return Some((
+                url,
+                sending || c.args.iter().any(|a| a.text.starts_with("-Body=")),
+            ));
+        }
+        "Send-MailMessage" => {
+            let to = c
+                .args
+                .iter()
+                .find_map(|a| a.text.strip_prefix("-To="))
+                .unwrap_or("a mail recipient");
+            return Some((to.to_string(), true));
+        }
         "wget" => {
             if !raws
                 .iter()

@@ -118,6 +118,15 @@ pub(super) fn secret_source(c: &SimpleCommand) -> Option<Taint> {
             renamed: false,
         });
     }
+    // Windows and PowerShell credential stores read by a command of their own
+    if let Some(what) = credential_reader(c) {
+        return Some(Taint {
+            data: Data::Secret,
+            from: 0,
+            what: what.to_string(),
+            renamed: false,
+        });
+    }
     if matches!(
         c.program.as_str(),
         "ls" | "stat"
@@ -173,7 +182,26 @@ pub(super) fn secret_source(c: &SimpleCommand) -> Option<Taint> {
             .then(|| sensitive_kind(&r.target.text).map(|k| (r.target.text.clone(), k)))
             .flatten()
     });
-    let (path, kind) = from_args.or(from_redirect)?;
+    // PowerShell's words as written (`"$env:USERPROFILE\.aws\credentials"`) are in the
+    // canonical arguments as paths (`~/.aws/credentials`)
+    let from_canonical = || {
+        c.args.iter().find_map(|w| {
+            let t = w.text.as_str();
+            let f = t.split_once('=').map_or(t, |(_, f)| f);
+            (!f.contains(char::is_whitespace) && f.contains('/'))
+                .then(|| {
+                    sensitive_kind(f)
+                        .or_else(|| secret_dir(f))
+                        .map(|k| (f.to_string(), k))
+                })
+                .flatten()
+        })
+    };
+    let windows =
+        c.program.contains('-') && c.program.starts_with(|ch: char| ch.is_ascii_uppercase());
+    let (path, kind) = from_args
+        .or_else(|| if windows { from_canonical() } else { None })
+        .or(from_redirect)?;
     // `cp .env.example .env`: writing a secret file is not reading one.
     if matches!(c.program.as_str(), "cp" | "mv" | "install")
         && c.positionals().last().is_some_and(|w| w.text == path)
@@ -210,6 +238,29 @@ fn printed_secret_variable(c: &SimpleCommand) -> Option<String> {
     names
         .into_iter()
         .find(|n| riskgate_model::secrets::is_secret_name(n))
+}
+
+/// Commands whose output is stored credentials (PowerShell's credential and secret cmdlets,
+/// `cmdkey /list`, `vaultcmd /listcreds`, a secure string made readable).
+fn credential_reader(c: &SimpleCommand) -> Option<&'static str> {
+    let p = c.program.as_str();
+    Some(match p {
+        "Get-StoredCredential" => "the Windows Credential Manager",
+        "Get-Credential" => "a credential typed in",
+        "Get-Secret" | "Get-SecretInfo" => "a SecretManagement vault's secret",
+        "ConvertFrom-SecureString" => "a secure string made readable",
+        "Get-AzKeyVaultSecret"
+        | "Get-AzAccessToken"
+        | "Get-SECSecretValue"
+        | "Get-AWSCredential" => "a cloud secret or token",
+        "cmdkey" if raw(c).any(|t| t.eq_ignore_ascii_case("/list") || t == "-list") => {
+            "the Windows Credential Manager"
+        }
+        "vaultcmd" if raw(c).any(|t| t.to_ascii_lowercase().contains("listcreds")) => {
+            "the Windows Vault"
+        }
+        _ => return None,
+    })
 }
 
 /// Files a command writes its output or its input to.
@@ -262,6 +313,24 @@ pub(super) fn outputs(c: &SimpleCommand) -> Vec<String> {
             if let Some(w) = c.positionals().nth(skip) {
                 out.push(w.text.clone());
             }
+        }
+        // PowerShell: an archive or a copy of what it reads (`Compress-Archive ~/.ssh k.zip`,
+        // `Copy-Item ~/.aws/credentials c.txt`), a file written with it (`Out-File`, `Set-Content`)
+        "Compress-Archive" | "Copy-Item" | "Move-Item" => {
+            let dest = c
+                .args
+                .iter()
+                .find_map(|a| {
+                    a.text
+                        .strip_prefix("-DestinationPath=")
+                        .or_else(|| a.text.strip_prefix("-Destination="))
+                })
+                .map(str::to_string)
+                .or_else(|| c.positionals().nth(1).map(|w| w.text.clone()));
+            out.extend(dest);
+        }
+        "Out-File" | "Set-Content" | "Add-Content" | "Export-Csv" | "Export-Clixml" => {
+            out.extend(c.positionals().next().map(|w| w.text.clone()));
         }
         "gzip" | "bzip2" | "xz" | "zstd" => {
             for w in c.positionals() {

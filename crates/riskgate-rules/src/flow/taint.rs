@@ -28,7 +28,13 @@ fn reads_file<'a>(c: &'a SimpleCommand, files: &'a [(String, Taint)]) -> Option<
         Some(StdinSource::File { path }) => Some(path.as_str()),
         _ => None,
     };
-    for w in words.chain(stdin) {
+    // PowerShell cmdlets' canonical values (`-InFile=~/AppData/Local/Temp/k.zip`)
+    let canonical = c
+        .args
+        .iter()
+        .filter(|_| c.program.contains('-'))
+        .filter_map(|w| w.text.split_once('=').map(|(_, f)| f));
+    for w in words.chain(canonical).chain(stdin) {
         if let Some((_, t)) = files.iter().rev().find(|(f, _)| same_file(f, w)) {
             return Some(t);
         }

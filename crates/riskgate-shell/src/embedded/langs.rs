@@ -24,7 +24,9 @@ pub(crate) fn powershell_script(args: &[&str]) -> Option<(String, bool)> {
                 || flag == "ec"
             {
                 if let Some(enc) = args.get(i + 1) {
-                    return decode_utf16_b64(enc).map(|t| (t, true));
+                    // undecodable: an empty script, which reads as nothing (the caller says
+                    // what runs could not be read)
+                    return Some((decode_utf16_b64(enc).unwrap_or_default(), true));
                 }
                 return None;
             }

@@ -163,12 +163,18 @@ fn opens_block(words: &[String], in_word: bool) -> bool {
 
 /// `%VAR%` replaced where the value is known.
 fn expand(text: &str, vars: &std::collections::HashMap<String, String>) -> String {
+    expand_with(text, vars, '%')
+}
+
+/// `VAR` between two `mark`s (`%VAR%`, and `!VAR!` for delayed expansion) replaced where the
+/// value is known.
+fn expand_with(text: &str, vars: &std::collections::HashMap<String, String>, mark: char) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
-    while let Some(k) = rest.find('%') {
+    while let Some(k) = rest.find(mark) {
         out.push_str(&rest[..k]);
         let after = &rest[k + 1..];
-        match after.find('%') {
+        match after.find(mark) {
             Some(e) if e > 0 && !after[..e].contains([' ', '\n', '"']) => {
                 let name = &after[..e];
                 let l = name.to_ascii_lowercase();
@@ -177,14 +183,14 @@ fn expand(text: &str, vars: &std::collections::HashMap<String, String>) -> Strin
                 } else if let Some(v) = winpath::known_env(name) {
                     out.push_str(v);
                 } else {
-                    out.push('%');
+                    out.push(mark);
                     out.push_str(name);
-                    out.push('%');
+                    out.push(mark);
                 }
                 rest = &after[e + 1..];
             }
             _ => {
-                out.push('%');
+                out.push(mark);
                 rest = after;
             }
         }
@@ -194,6 +200,57 @@ fn expand(text: &str, vars: &std::collections::HashMap<String, String>) -> Strin
     }
     out.push_str(rest);
     out
+}
+
+/// The command `forfiles /p DIR /s /m MASK /c "CMD"` runs for every file: CMD with `@path`
+/// (and `@file`, `@fname`) standing for each file under DIR, `DIR/**` with `/s`, else `DIR/*`.
+fn forfiles_command(words: &[String]) -> Option<String> {
+    let mut dir = ".".to_string();
+    let mut recurse = false;
+    let mut command = None;
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        let l = w.to_ascii_lowercase();
+        match l.as_str() {
+            "/p" | "-p" => {
+                dir = words.get(i + 1)?.trim_matches('"').to_string();
+                i += 1;
+            }
+            "/s" | "-s" => recurse = true,
+            "/c" | "-c" => {
+                command = words.get(i + 1).map(|c| c.trim_matches('"').to_string());
+                i += 1;
+            }
+            "/m" | "-m" | "/d" | "-d" => i += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    let each = format!(
+        "\"{}\\{}\"",
+        dir.trim_end_matches(['\\', '/']),
+        if recurse { "**" } else { "*" }
+    );
+    let command = command.unwrap_or_else(|| "cmd /c echo @file".to_string());
+    let lower = command.to_ascii_lowercase();
+    let mut out = String::with_capacity(command.len());
+    let mut k = 0;
+    while k < command.len() {
+        let hit = ["@relpath", "@fname", "@path", "@file"]
+            .iter()
+            .find(|t| lower.get(k..).is_some_and(|r| r.starts_with(**t)));
+        if let Some(t) = hit {
+            out.push_str(&each);
+            k += t.len();
+            continue;
+        }
+        let Some(c) = command.get(k..).and_then(|r| r.chars().next()) else {
+            break;
+        };
+        out.push(c);
+        k += c.len_utf8();
+    }
+    Some(out)
 }
 
 fn is_dynamic(w: &str) -> bool {
@@ -232,6 +289,9 @@ impl Norm<'_> {
 
     fn cmd_one(&mut self, c: CmdLine, frame: &Frame, span: Span) -> Option<Range> {
         let mut words: Vec<String> = c.words;
+        // `call` expands `%VAR%` a second time, when the command runs (`set x=vssadmin&& call
+        // %x% delete shadows`: the first expansion, of the whole line, came before the `set`).
+        let mut called = false;
         // Prefixes that do not change what runs.
         loop {
             let first = words.first()?;
@@ -248,6 +308,7 @@ impl Norm<'_> {
                 | "shift" | "title" | "color" | "cls" | "ver" | "prompt" => return None,
                 _ if l.starts_with("::") || l.starts_with(':') => return None,
                 "call" | "do" | "else" => {
+                    called |= l == "call";
                     words.remove(0);
                 }
                 "for" => return None,
@@ -306,6 +367,16 @@ impl Norm<'_> {
                 return None;
             }
         }
+        // `!VAR!` (delayed expansion, `cmd /v:on`) is expanded when the command runs; read so
+        // whether or not delayed expansion is on (unexpanded, the word is no program either).
+        for w in words.iter_mut() {
+            if called && w.contains('%') {
+                *w = expand(w, &self.ps.cmd_vars);
+            }
+            if w.contains('!') {
+                *w = expand_with(w, &self.ps.cmd_vars, '!');
+            }
+        }
         let prog = words.first().cloned().unwrap_or_default();
         let lower = native_program(&prog).to_ascii_lowercase();
         let redirects: Vec<Redirect> = c
@@ -356,6 +427,22 @@ impl Norm<'_> {
                 }
                 return None;
             }
+            "forfiles" => {
+                if let Some(inner) = forfiles_command(&words) {
+                    let mut f = frame.clone();
+                    f.depth += 1;
+                    f.origin = Origin::ShellString;
+                    f.span = Some(span);
+                    f.wrappers.push(Wrapper {
+                        name: "forfiles /c".into(),
+                        args: vec![],
+                    });
+                    let r = self.cmd_text(&inner, &f);
+                    if f.depth <= self.limits.max_depth {
+                        return r;
+                    }
+                }
+            }
             _ => {}
         }
         let argv: Vec<Word> = words
@@ -388,7 +475,9 @@ impl Norm<'_> {
             span,
             ..Pending::default()
         };
-        self.finish_simple(p, frame)
+        let r = self.finish_simple(p, frame);
+        self.keep_program_path(r, &prog);
+        r
     }
 
     /// A cmd.exe builtin that acts on files, recorded as the cmdlet that does the same; `None`
@@ -515,5 +604,31 @@ mod tests {
         assert_eq!(expand("rd /s /q %TARGET%", &vars), "rd /s /q C:\\Windows");
         assert_eq!(expand("del %SystemRoot%\\x", &vars), "del C:/Windows\\x");
         assert_eq!(expand("echo %unknown% 100%", &vars), "echo %unknown% 100%");
+        // delayed expansion's marks
+        vars.insert("a".to_string(), "shut".to_string());
+        vars.insert("b".to_string(), "down".to_string());
+        assert_eq!(expand_with("!a!!b! /s", &vars, '!'), "shutdown /s");
+        assert_eq!(expand_with("echo hi!", &vars, '!'), "echo hi!");
+    }
+
+    #[test]
+    fn forfiles_runs_its_command_for_each_file() {
+        let w = |t: &str| -> Vec<String> { words(t).into_iter().next().unwrap_or_default() };
+        assert_eq!(
+            forfiles_command(&w(
+                "forfiles /p C:\\logs /s /m *.log /c \"cmd /c del @path\""
+            ))
+            .as_deref(),
+            Some("cmd /c del \"C:\\logs\\**\"")
+        );
+        assert_eq!(
+            forfiles_command(&w("forfiles /P D:\\x /C \"cmd /c echo @FILE\"")).as_deref(),
+            Some("cmd /c echo \"D:\\x\\*\"")
+        );
+        // no /c: forfiles lists the files
+        assert_eq!(
+            forfiles_command(&w("forfiles /s")).as_deref(),
+            Some("cmd /c echo \".\\**\"")
+        );
     }
 }

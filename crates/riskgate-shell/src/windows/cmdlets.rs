@@ -151,6 +151,7 @@ pub(crate) static CMDLETS: &[Spec] = &[
     ("Get-CimInstance", &["ClassName,Class:v0", "Filter:v", "Namespace:v", "ComputerName,Cn:v", "Query:v", "Property:v", "CimSession:v"]),
     ("Remove-WmiObject", &["Class:v0", "Path:v", "InputObject:v", "Namespace:v", "ComputerName:v"]),
     ("Remove-CimInstance", &["InputObject:v0", "Query:v", "Namespace:v", "ComputerName:v", "CimSession:v"]),
+    ("Invoke-Sqlcmd", &["Query:v", "ServerInstance,S:v", "Database:v", "InputFile:p", "Username:v", "Password:v", "Credential:v", "ConnectionString:v", "QueryTimeout:v", "TrustServerCertificate:s", "Encrypt:v", "OutputAs:v"]),
     ("Write-Output", &["InputObject:v0", "NoEnumerate:s"]),
     ("Write-Host", &["Object,Msg,Message:v0", "NoNewline:s", "Separator:v", "ForegroundColor:v", "BackgroundColor:v"]),
     ("Select-String", &["Pattern:v0", "Path:p1", "LiteralPath:p", "SimpleMatch:s", "CaseSensitive:s", "Quiet:s", "List:s", "NotMatch:s", "AllMatches:s", "Context:v", "Encoding:v", "Include:v", "Exclude:v", "InputObject:v", "Raw:s"]),
@@ -419,6 +420,88 @@ pub(crate) fn canonical_name(word: &str) -> String {
     out
 }
 
+/// Whether `name` (lower case) matches a PowerShell wildcard pattern (lower case, `*` and `?`).
+fn wildcard(pattern: &[u8], name: &[u8]) -> bool {
+    // iterative glob with one backtrack point: linear in practice, bounded by the lengths
+    let (mut p, mut n) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        match pattern.get(p) {
+            Some(b'*') => {
+                star = Some((p, n));
+                p += 1;
+            }
+            Some(c) if *c == b'?' || *c == name[n] => {
+                p += 1;
+                n += 1;
+            }
+            _ => match star {
+                Some((sp, sn)) => {
+                    p = sp + 1;
+                    n = sn + 1;
+                    star = Some((sp, sn + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    pattern[p..].iter().all(|c| *c == b'*')
+}
+
+/// The command `Get-Command PATTERN` (`gcm PATTERN`) finds, when the text is that lookup and
+/// the pattern names one known cmdlet (`gcm *ke-Exp*` is `Invoke-Expression`, `Get-Command
+/// Stop-Com*` is `Stop-Computer`); `& (gcm …)` and `.(gcm …)` run it.
+pub(crate) fn looked_up_command(text: &str) -> Option<String> {
+    let mut words = text.split_whitespace().take(16);
+    let first = words.next()?.to_ascii_lowercase();
+    if first != "gcm" && first != "get-command" {
+        return None;
+    }
+    let mut pattern = None;
+    let mut skip = false;
+    for w in words {
+        if skip {
+            skip = false;
+            continue;
+        }
+        let wl = w.to_ascii_lowercase();
+        if wl == "-name" {
+            continue;
+        }
+        if wl.starts_with('-') {
+            // `-CommandType Cmdlet`, `-Module X`
+            skip = !wl.contains(':');
+            continue;
+        }
+        pattern = Some(w.trim_matches(['\'', '"']).to_string());
+        break;
+    }
+    let pattern = pattern?;
+    if pattern.len() > 128 {
+        return None;
+    }
+    if !pattern.contains(['*', '?']) {
+        return Some(alias(&pattern).map_or_else(|| canonical_name(&pattern), str::to_string));
+    }
+    let pattern = pattern.to_ascii_lowercase();
+    let pb = pattern.as_bytes();
+    let mut hits: Vec<&'static str> = Vec::new();
+    for (name, _) in CMDLETS {
+        if wildcard(pb, name.to_ascii_lowercase().as_bytes()) && !hits.contains(name) {
+            hits.push(name);
+        }
+    }
+    for (a, c) in ALIASES {
+        if wildcard(pb, a.as_bytes()) && !hits.contains(c) {
+            hits.push(c);
+        }
+    }
+    match hits.as_slice() {
+        [one] => Some((*one).to_string()),
+        _ => None,
+    }
+}
+
 impl Cmdlet {
     /// The parameter `written` (without its dash) names: an exact name or alias, else the one
     /// parameter whose name it begins (PowerShell accepts unambiguous prefixes). `None` when
@@ -473,6 +556,23 @@ mod tests {
         assert!(!is_cmdlet_name("git-lfs"));
         assert!(!is_cmdlet_name("pre-commit"));
         assert_eq!(canonical_name("REMOVE-ITEM"), "Remove-Item");
+        let found = |t: &str| looked_up_command(t);
+        assert_eq!(found("gcm *ke-Exp*").as_deref(), Some("Invoke-Expression"));
+        assert_eq!(
+            found("Get-Command Stop-Com*").as_deref(),
+            Some("Stop-Computer")
+        );
+        assert_eq!(
+            found("gcm -Name 'i?x'").as_deref(),
+            Some("Invoke-Expression")
+        );
+        assert_eq!(
+            found("Get-Command Remove-Item").as_deref(),
+            Some("Remove-Item")
+        );
+        // several commands match: not one known command
+        assert_eq!(found("gcm *-Item"), None);
+        assert_eq!(found("Get-ChildItem *"), None);
         assert_eq!(canonical_name("remove-azthing"), "Remove-Azthing");
     }
 }

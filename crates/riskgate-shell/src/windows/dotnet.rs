@@ -29,6 +29,14 @@ impl Eval<'_> {
                 V::Arr(s.chars().map(|c| V::Str(c.to_string())).collect())
             }
             (V::Download(u), "content" | "tostring") => V::Download(u.clone()),
+            // `[scriptblock]::Create($s).Invoke()`: the block's text runs, as `iex` runs it
+            (V::Block(t), "invoke" | "invokereturnasis" | "invokewithcontext") => {
+                self.calls.push(Synth {
+                    argv: vec!["Invoke-Expression".into(), t.clone()],
+                    via: "ScriptBlock::Invoke".into(),
+                });
+                V::Dyn
+            }
             (V::Obj(t), m) => self.static_or_object(t, m, args),
             _ => V::Dyn,
         }
@@ -118,6 +126,15 @@ impl Eval<'_> {
                     "Set-Content"
                 };
                 let mut argv = vec![prog.to_string()];
+                argv.extend(text(0));
+                self.calls.push(Synth {
+                    argv,
+                    via: via(ty, m),
+                });
+                V::Dyn
+            }
+            ("[io.file]", "readallbytes" | "readalltext" | "readalllines" | "openread") => {
+                let mut argv = vec!["Get-Content".to_string()];
                 argv.extend(text(0));
                 self.calls.push(Synth {
                     argv,

@@ -87,12 +87,13 @@ pub(crate) fn lower(s: &str) -> String {
 
 /// A .NET type name without `System.` and brackets, lower case (`[System.IO.File]` → `io.file`).
 pub(crate) fn type_name(t: &str) -> String {
-    let t = lower(
-        t.trim()
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .trim(),
-    );
+    // one layer of brackets: `[char[]]` and `char[]` are both `char[]`
+    let t = t.trim();
+    let t = match t.strip_prefix('[') {
+        Some(r) => r.strip_suffix(']').unwrap_or(r),
+        None => t,
+    };
+    let t = lower(t.trim());
     t.strip_prefix("system.").map(str::to_string).unwrap_or(t)
 }
 

@@ -392,7 +392,9 @@ impl Norm<'_> {
                         ..Pending::default()
                     };
                     if f.depth <= self.limits.max_depth {
-                        *r = join(*r, self.finish_simple(p, &f));
+                        let done = self.finish_simple(p, &f);
+                        self.keep_program_path(done, file);
+                        *r = join(*r, done);
                     }
                 }
             }
@@ -452,6 +454,30 @@ impl Norm<'_> {
             paths.push(V::Str(format!(".{tail}")));
         }
         paths
+    }
+
+    /// Keep the path a native program was run by (`%TEMP%\\a.bat`, `& "$env:TEMP\\u.exe"`) as
+    /// the first word of its raw argv (its program is the bare name): flows compare it with
+    /// the files written before.
+    pub(crate) fn keep_program_path(&mut self, r: Option<Range>, written: &str) {
+        let written = written.trim_matches('"');
+        if !written.contains(['\\', '/']) || written.contains("://") {
+            return;
+        }
+        let Some(r) = r else {
+            return;
+        };
+        let name = native_program(written);
+        let path = super::winpath::canonical(written);
+        let last = r.last.min(self.commands.len().saturating_sub(1));
+        if let Some(c) = self.commands.get_mut(r.first..=last).and_then(|cs| {
+            cs.iter_mut()
+                .find(|c| c.program.eq_ignore_ascii_case(&name))
+        }) && let Some(w) = c.raw_argv.first_mut()
+            && !w.dynamic
+        {
+            w.text = path;
+        }
     }
 
     /// The last downloader recorded before command `before`.

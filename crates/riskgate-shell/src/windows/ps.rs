@@ -248,6 +248,15 @@ impl Norm<'_> {
                 name: c.via.clone(),
                 args: vec![],
             });
+            // `[scriptblock]::Create($s).Invoke()`: the text is run as `iex` runs it
+            let values: Vec<V> = if name == "Invoke-Expression" {
+                c.argv
+                    .get(1)
+                    .map(|t| vec![V::Str(t.clone())])
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
             self.ps_cmdlet(
                 &name,
                 &argv,
@@ -256,7 +265,7 @@ impl Norm<'_> {
                 &f,
                 span,
                 Vec::new(),
-                &[],
+                &values,
             );
         }
         if walk {

@@ -252,6 +252,13 @@ impl Norm<'_> {
         if let [Part::Block(x, y)] = parts {
             return Head::Block(*x, *y);
         }
+        // `& (gcm *ke-Exp*) …`, `.(Get-Command Stop-Com*) …`: the command looked up
+        if let [Part::Paren(a, b)] = parts
+            && let Some(name) = cmdlets::looked_up_command(&s.text(*a, *b))
+        {
+            let _ = self.word_value(s, parts, frame);
+            return Head::Name(name, true);
+        }
         let (t, d, _) = self.word_value(s, parts, frame);
         if d {
             // `& $sb` with a known block, `& ([scriptblock]::Create('…'))`
@@ -382,7 +389,9 @@ impl Norm<'_> {
                     span,
                     ..Pending::default()
                 };
-                self.finish_simple(p, frame)
+                let done = self.finish_simple(p, frame);
+                self.keep_program_path(done, &resolved);
+                done
             };
             let f = sub_frame(frame, Origin::Function);
             let mut r = r;
@@ -425,6 +434,13 @@ impl Norm<'_> {
             dynamic: false,
         }];
         raw.extend(args_words(args));
+        // SQL given to a cmdlet (`Invoke-Sqlcmd -Query "…"`), read like `sqlcmd -Q`'s
+        let mut canon_argv = vec![Word {
+            text: canonical.clone(),
+            dynamic: false,
+        }];
+        canon_argv.extend(raw.iter().skip(1).cloned());
+        let sql = crate::interp::one_liners(&canonical, &canon_argv);
         let mut frame = frame.clone();
         if canonical == "Start-Process"
             && bound
@@ -444,6 +460,15 @@ impl Norm<'_> {
         ) else {
             return (None, V::Dyn);
         };
+        for (language, text, literal) in sql {
+            self.nested.push(crate::NestedInput {
+                language,
+                text,
+                program: canonical.clone(),
+                command_index: idx,
+                literal,
+            });
+        }
         let mut r = Some(Range {
             first: idx,
             last: idx,
