@@ -204,6 +204,33 @@ fn services_firewall_recovery_and_encryption() {
 }
 
 #[test]
+fn security_policy_keys_and_wmi_subscriptions() {
+    let e = Engine::builtin();
+    for t in [
+        "reg add HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System /v ConsentPromptBehaviorAdmin /t REG_DWORD /d 0 /f",
+        "reg add \"HKLM\\SYSTEM\\CurrentControlSet\\Control\\Terminal Server\" /v fDenyTSConnections /t REG_DWORD /d 0 /f",
+        "wmic /namespace:\\\\root\\subscription PATH CommandLineEventConsumer CREATE Name=\"c\", CommandLineTemplate=\"C:\\x.exe\"",
+    ] {
+        high(&cmd(&e, t), t);
+    }
+    for t in [
+        "Set-ItemProperty -Path HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows Defender -Name DisableAntiSpyware -Value 1",
+        "Set-WmiInstance -Namespace root\\subscription -Class __FilterToConsumerBinding -Arguments @{Filter=$f; Consumer=$c}",
+    ] {
+        high(&ps(&e, t), t);
+    }
+    for t in [
+        "reg query HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System",
+        "reg add HKCU\\Software\\Acme\\Editor /v Theme /d dark /f",
+        "wmic /namespace:\\\\root\\subscription PATH __EventFilter get Name",
+    ] {
+        below_high(&cmd(&e, t), t);
+    }
+    let t = "Get-CimInstance -Namespace root/subscription -ClassName __EventFilter";
+    below_high(&ps(&e, t), t);
+}
+
+#[test]
 fn text_built_or_looked_up_then_run_is_read_as_what_runs() {
     let e = Engine::builtin();
     for t in [

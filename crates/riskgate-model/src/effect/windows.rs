@@ -69,6 +69,19 @@ const REG_CREDENTIALS: &[&str] = &[
     "software/microsoft/windows nt/currentversion/winlogon/autoadminlogon",
 ];
 
+/// Registry keys that hold the machine's security controls (UAC, Defender and firewall policy,
+/// Remote Desktop's switch, WDigest's clear-text logons): classed with the authentication data,
+/// as changing them changes who can do what on the machine.
+const REG_SECURITY: &[&str] = &[
+    "software/microsoft/windows/currentversion/policies/system",
+    "software/policies/microsoft/windows defender",
+    "software/microsoft/windows defender",
+    "software/policies/microsoft/windowsfirewall",
+    "system/currentcontrolset/services/sharedaccess/parameters/firewallpolicy",
+    "system/currentcontrolset/control/terminal server",
+    "software/policies/microsoft/windows nt/terminal services",
+];
+
 /// Directories under a drive (lower case, `/`-separated) and their class, most specific first.
 const DRIVE_PLACES: &[(&str, TargetClass)] = &[
     ("windows/system32/config", TargetClass::Credentials),
@@ -202,7 +215,8 @@ fn reg_class(rest: &str, default: TargetClass) -> TargetClass {
         // A whole hive.
         return TargetClass::System;
     }
-    if REG_CREDENTIALS.iter().any(|k| below(rest, k)) {
+    if REG_CREDENTIALS.iter().any(|k| below(rest, k)) || REG_SECURITY.iter().any(|k| below(rest, k))
+    {
         return TargetClass::Credentials;
     }
     if !rest.contains('/') {
@@ -390,6 +404,14 @@ mod tests {
             ("HKCU\\Software", System),
             ("HKLM\\SYSTEM\\", System),
             ("HKLM:\\Software\\Acme", System),
+            (
+                "HKLM\\SOFTWARE\\Microsoft\\Windows\\CurrentVersion\\Policies\\System",
+                Credentials,
+            ),
+            (
+                "HKLM:\\SOFTWARE\\Policies\\Microsoft\\Windows Defender\\Real-Time Protection",
+                Credentials,
+            ),
             ("hklm", System),
         ] {
             assert_eq!(classify(p), Some(c), "{p}");
