@@ -35,11 +35,19 @@ MIXED = {
     "flows.jsonl": (50, 40),
 }
 MIXED_KEYS = {"command", "label", "category", "note", "id"}
+# Held-out blind sets (not in the corpus test: each is measured with round_measure.py), found
+# by name so a new one is checked as soon as it is added: the same checks as MIXED, with the
+# keys a blind set may carry (a dangerous line's `technique`, a safe line's `trap`, a line's
+# own `shell`), at least one line of each label, and for PowerShell sets a dialect for every
+# line (a `pwsh/` or `cmd/` category, or a `shell` field).
+HELD_OUT_GLOBS = ("round1[0-9].jsonl", "round[2-9][0-9].jsonl", "pwsh*.jsonl")
+HELD_OUT_KEYS = MIXED_KEYS | {"technique", "trap", "shell"}
+SHELLS = ("bash", "powershell", "cmd")
 MIN_TRAPS = 120
 MIN_MULTILINE = 30
 
 
-def load(path, allowed, required, errors):
+def load(path, allowed, required, errors, as_written=False):
     entries = []
     for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         line = raw.strip()
@@ -63,7 +71,8 @@ def load(path, allowed, required, errors):
         for key, value in obj.items():
             if not isinstance(value, str) or not value.strip():
                 errors.append(f"{where}: `{key}` must be a non-empty string")
-        if isinstance(obj.get("command"), str) and obj["command"] != obj["command"].strip():
+        # a held-out set keeps its lines as written (a whole script may end with a newline)
+        if not as_written and isinstance(obj.get("command"), str) and obj["command"] != obj["command"].strip():
             errors.append(f"{where}: command has leading or trailing whitespace")
         entries.append((where, obj))
     return entries
@@ -130,6 +139,36 @@ def main():
                           f"at least {min_dangerous} / {min_safe} required")
         report.append(f"{name}: {len(entries)} entries ({labels['dangerous']} dangerous, "
                       f"{labels['safe']} safe; {shared} also in the files above)")
+    held_out = sorted({p for g in HELD_OUT_GLOBS for p in HERE.glob(g)} - {HERE / n for n in MIXED})
+    for path in held_out:
+        name = path.name
+        entries = load(path, HELD_OUT_KEYS, {"command", "label", "category"}, errors, as_written=True)
+        inside = {}
+        labels = Counter()
+        for where, obj in entries:
+            cmd = obj.get("command")
+            label = obj.get("label")
+            if label not in ("dangerous", "safe"):
+                errors.append(f"{where}: label must be `dangerous` or `safe`")
+            labels[label] += 1
+            if "technique" in obj and label != "dangerous":
+                errors.append(f"{where}: `technique` on a line that is not dangerous")
+            if "trap" in obj and label != "safe":
+                errors.append(f"{where}: `trap` on a line that is not safe")
+            if "shell" in obj and obj["shell"] not in SHELLS:
+                errors.append(f"{where}: shell must be one of {', '.join(SHELLS)}")
+            if name.startswith("pwsh") and "shell" not in obj and not str(
+                obj.get("category", "")
+            ).startswith(("pwsh/", "cmd/")):
+                errors.append(f"{where}: no dialect (a `pwsh/` or `cmd/` category, or `shell`)")
+            if cmd in inside:
+                errors.append(f"{where}: duplicate of {inside[cmd]}: {cmd!r}")
+            inside[cmd] = where
+        if labels["dangerous"] < 1 or labels["safe"] < 1:
+            errors.append(f"{name}: {labels['dangerous']} dangerous / {labels['safe']} safe, "
+                          "at least one of each required")
+        report.append(f"{name} (held out): {len(entries)} entries ({labels['dangerous']} dangerous, "
+                      f"{labels['safe']} safe)")
     if multiline < MIN_MULTILINE:
         errors.append(f"{multiline} multi-line entries in total, at least {MIN_MULTILINE} required")
     report.append(f"multi-line entries (all files): {multiline}")
