@@ -207,6 +207,14 @@ fn user_scope_and_the_notes_that_belong_to_each_scope() {
     assert!(!user.contains("trusted folders"), "{user}");
     let project = run(&e, &["install", "gemini"]);
     assert!(project.contains("trusted folders"), "{project}");
+    // Auggie's tenant flag is about every hook: said for both scopes
+    for args in [
+        &["install", "augment"][..],
+        &["install", "augment", "--user"],
+    ] {
+        let out = run(&e, args);
+        assert!(out.contains("`enableHooks` feature flag"), "{out}");
+    }
     let out = run(&e, &["install", "opencode", "--user"]);
     assert!(
         out.contains(

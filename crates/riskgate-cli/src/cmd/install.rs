@@ -239,16 +239,17 @@ fn scope(args: &Args) -> Scope {
     args.scope()
 }
 
-/// What the agent asks of a project hook (trust, a restart), said after a project install.
-fn note(agent: Agent, scope: Scope) -> Option<&'static str> {
-    match scope {
-        Scope::Project => agent.info().project_note,
+/// What the agent asks of a project hook (trust, a restart), said after a project install,
+/// and what it asks of every hook, said after any install.
+fn notes(agent: Agent, scope: Scope) -> impl Iterator<Item = &'static str> {
+    let info = agent.info();
+    let project = match scope {
+        Scope::Project => info.project_note,
         // the agents that load plugins at start need a restart whatever the scope
-        Scope::User if agent.info().layout == riskgate_hooks::agents::Layout::Owned => {
-            agent.info().project_note
-        }
+        Scope::User if info.layout == riskgate_hooks::agents::Layout::Owned => info.project_note,
         Scope::User => None,
-    }
+    };
+    project.into_iter().chain(info.agent_note)
 }
 
 /// Run `riskgate install`.
@@ -271,7 +272,7 @@ pub fn run_install(args: Args) -> anyhow::Result<ExitCode> {
         }
     } else if changed {
         outln!("installed {what} in {}", path.display());
-        if let Some(n) = note(args.agent, scope(&args)) {
+        for n in notes(args.agent, scope(&args)) {
             outln!("{n}");
         }
     } else {
