@@ -123,9 +123,97 @@ pub(crate) fn change_case(value: &str, case: Case, pattern: Option<&str>) -> Opt
     Some(out)
 }
 
+/// Where a pattern is removed or replaced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum At {
+    /// `${x#p}` / `${x##p}` / `${x/#p/r}`
+    Prefix,
+    /// `${x%p}` / `${x%%p}` / `${x/%p/r}`
+    Suffix,
+    /// `${x/p/r}`
+    First,
+    /// `${x//p/r}`
+    All,
+}
+
+/// A pattern without glob characters, its quotes and escapes removed; `None` when it has
+/// any (`*`, `?`, `[`): those are left unknown.
+fn literal(pattern: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut chars = pattern.chars();
+    let mut quote: Option<char> = None;
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, '\'' | '"') => quote = Some(c),
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => out.push(c),
+            (None, '\\') => out.push(chars.next()?),
+            (None, '*' | '?' | '[' | '$' | '`') => return None,
+            (None, c) => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// `${x#p}`, `${x%p}`, `${x/p/r}`, `${x//p/r}` … of a known value with a literal pattern
+/// (with no glob characters the shortest and longest matches are the same).
+pub(crate) fn replace(value: &str, pattern: &str, with: Option<&str>, at: At) -> Option<String> {
+    let p = literal(pattern)?;
+    let r = match with {
+        Some(w) => literal(w)?,
+        None => String::new(),
+    };
+    if p.is_empty() {
+        return Some(value.to_string());
+    }
+    Some(match at {
+        At::Prefix => match value.strip_prefix(p.as_str()) {
+            Some(rest) => format!("{r}{rest}"),
+            None => value.to_string(),
+        },
+        At::Suffix => match value.strip_suffix(p.as_str()) {
+            Some(rest) => format!("{rest}{r}"),
+            None => value.to_string(),
+        },
+        At::First => value.replacen(p.as_str(), &r, 1),
+        At::All => value.replace(p.as_str(), &r),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn literal_removals_and_replacements() {
+        assert_eq!(
+            replace("/srvXX/data", "XX", None, At::All).as_deref(),
+            Some("/srv/data")
+        );
+        assert_eq!(
+            replace("/srv/dataXX", "XX", None, At::Suffix).as_deref(),
+            Some("/srv/data")
+        );
+        assert_eq!(
+            replace("XX/srv/data", "XX", None, At::Prefix).as_deref(),
+            Some("/srv/data")
+        );
+        assert_eq!(
+            replace("aQbQc", "Q", Some("/"), At::First).as_deref(),
+            Some("a/bQc")
+        );
+        assert_eq!(
+            replace("aQbQc", "'Q'", Some("/"), At::All).as_deref(),
+            Some("a/b/c")
+        );
+        assert_eq!(
+            replace("abc", "x", None, At::Suffix).as_deref(),
+            Some("abc")
+        );
+        // globs are left unknown
+        assert_eq!(replace("/srv/data.bak", ".*", None, At::Suffix), None);
+        assert_eq!(replace("abc", "[ab]", None, At::All), None);
+    }
 
     #[test]
     fn substrings_follow_bash() {

@@ -1,15 +1,17 @@
 //! Word expansion: a raw brush word → canonical [`Word`]s. Quote removal and concatenation,
 //! `$'…'` decoding, literal variables from the script's environment (`$D`, `${D}`, `${D:-x}`),
-//! substrings and case changes (`${x:0:1}`, `${x,,}`, in `paramops`), `~`/`$HOME` → leading `~`, word splitting of unquoted literal expansions, and command
-//! substitutions (`$(…)`, backticks, `$((…))` bodies) parsed as nested scripts.
+//! substrings, case changes and literal removals (`${x:0:1}`, `${x,,}`, `${x//p/r}`, in
+//! `paramops`), `~`/`$HOME` → leading `~`, word splitting of unquoted literal expansions,
+//! and command substitutions (`$(…)`, backticks, `$((…))` bodies) parsed as nested scripts.
 
 use brush_parser::word::{
-    Parameter, ParameterExpr, SpecialParameter, TildeExpr, WordPiece, WordPieceWithSource,
+    Parameter, ParameterExpr, SpecialParameter, SubstringMatchKind, TildeExpr, WordPiece,
+    WordPieceWithSource,
 };
 use riskgate_model::Span;
 
 use crate::ctx::{Feed, Frame, Norm, XWord};
-use crate::paramops::{self, Case};
+use crate::paramops::{self, At, Case};
 use crate::{Origin, ParseIssue, Word, escapes, fallback};
 
 /// Deepest nesting of `${x:-${y:-…}}` defaults followed.
@@ -258,6 +260,21 @@ impl Norm<'_> {
                     },
                 indirect: false,
             } => self.elements(&format!("{name}[@]")).unwrap_or_else(dynamic),
+            // `${arr[*]}`: the elements joined, split again when unquoted.
+            ParameterExpr::Parameter {
+                parameter:
+                    Parameter::NamedWithAllIndices {
+                        name,
+                        concatenate: true,
+                    },
+                indirect: false,
+            } => self
+                .elements(&format!("{name}[@]"))
+                .map(|s| Seg {
+                    split: !quoted,
+                    ..s
+                })
+                .unwrap_or_else(dynamic),
             ParameterExpr::Parameter {
                 parameter:
                     Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate: false }),
@@ -364,6 +381,65 @@ impl Norm<'_> {
                     split: !quoted,
                 })
                 .unwrap_or_else(dynamic)
+            }
+            // `${x#p}`, `${x%p}`, `${x/p/r}`, `${x//p/r}` with a literal pattern.
+            ParameterExpr::RemoveSmallestPrefixPattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            }
+            | ParameterExpr::RemoveLargestPrefixPattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            }
+            | ParameterExpr::RemoveSmallestSuffixPattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            }
+            | ParameterExpr::RemoveLargestSuffixPattern {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+            } => {
+                self.merge_var_feed(n, feed);
+                let at = match expr {
+                    ParameterExpr::RemoveSmallestPrefixPattern { .. }
+                    | ParameterExpr::RemoveLargestPrefixPattern { .. } => At::Prefix,
+                    _ => At::Suffix,
+                };
+                self.known(n)
+                    .and_then(|v| paramops::replace(&v, pattern.as_deref().unwrap_or(""), None, at))
+                    .map(|text| Seg {
+                        text,
+                        dynamic: false,
+                        split: !quoted,
+                    })
+                    .unwrap_or_else(dynamic)
+            }
+            ParameterExpr::ReplaceSubstring {
+                parameter: Parameter::Named(n),
+                indirect: false,
+                pattern,
+                replacement,
+                match_kind,
+            } => {
+                self.merge_var_feed(n, feed);
+                let at = match match_kind {
+                    SubstringMatchKind::Prefix => At::Prefix,
+                    SubstringMatchKind::Suffix => At::Suffix,
+                    SubstringMatchKind::FirstOccurrence => At::First,
+                    SubstringMatchKind::Anywhere => At::All,
+                };
+                self.known(n)
+                    .and_then(|v| paramops::replace(&v, pattern, replacement.as_deref(), at))
+                    .map(|text| Seg {
+                        text,
+                        dynamic: false,
+                        split: !quoted,
+                    })
+                    .unwrap_or_else(dynamic)
             }
             // `${x,,}`, `${x^^}`, `${x^}`, `${x,}` of a known value.
             ParameterExpr::UppercasePattern {

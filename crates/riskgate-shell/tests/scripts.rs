@@ -262,6 +262,24 @@ fn substrings_and_case_changes_assemble_paths() {
     }
     let p = parse("x=ls; ${x^^} /var/www");
     find(&p, "LS /var/www");
+    // literal removals and replacements
+    for src in [
+        "x=/varXX/www; rm -rf ${x//XX/}",
+        "x=/var/wwwXX; rm -rf ${x%XX}",
+        "x=XX/var/www; rm -rf ${x##XX}",
+        "x=_var_www; rm -rf ${x//_//}",
+        "mapfile -t c <<< 'rm -rf /var/www'; ${c[*]}",
+    ] {
+        let p = parse(src);
+        find(&p, "rm --recursive --force /var/www");
+    }
+    // a glob pattern is left unknown
+    let p = parse("x=/var/www.bak; rm -rf ${x%.*}");
+    assert!(
+        p.commands
+            .iter()
+            .any(|c| c.raw_argv.iter().any(|w| w.dynamic))
+    );
     // What is not known stays dynamic: a longer prefix of PATH, a computed offset.
     let p = parse("rm -rf ${PATH:0:4}");
     let c = find(&p, "rm --recursive --force ${PATH:0:4}");

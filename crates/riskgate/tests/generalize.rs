@@ -499,6 +499,8 @@ fn substrings_of_known_values_assemble_paths() {
         "rm -rf \"${PATH:0:1}srv\"",
         "v=XXX/OPT/APP; rm -rf ${v:3}",
         "p=/ETC/SSH; rm -rf ${p,,}",
+        "v=/optZZ/app; rm -rf ${v//ZZ/}",
+        "v=/opt/app.d; rm -rf ${v%.d}",
     ]);
     at_most_medium(&[
         "s=${HOME:0:1}; ls -la ${s}etc",
