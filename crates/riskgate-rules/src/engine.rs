@@ -127,7 +127,8 @@ impl CommandEngine {
     pub fn findings_and_effects(&self, parsed: &ParsedCommand) -> (Vec<Finding>, Vec<Effect>) {
         let views = views_of(parsed);
         let mut known = Vec::new();
-        let mut out = self.rule_findings(parsed, &views, &mut known);
+        let mut readers = Vec::new();
+        let mut out = self.rule_findings(parsed, &views, &mut known, &mut readers);
         let scored = effects::effects(&views, &known);
         out.extend(effects::findings(&scored, &views));
         let effects: Vec<Effect> = scored.into_iter().map(|(e, _)| e).collect();
@@ -156,7 +157,7 @@ impl CommandEngine {
         }
         out.extend(exposure::exposure_finding(&views));
         out.extend(heuristics::signal_findings(parsed, &views));
-        out.extend(crate::flow::flow_findings(parsed));
+        out.extend(crate::flow::flow_findings(parsed, &readers));
         out.extend(heuristics::parse_issue_finding(parsed));
         out.extend(heuristics::ip_finding(&views));
         out.extend(heuristics::obfuscation_finding(parsed));
@@ -180,7 +181,7 @@ impl CommandEngine {
             .enumerate()
             .map(|(i, c)| CommandView::new(parsed, i, c))
             .collect();
-        self.rule_findings(parsed, &views, &mut Vec::new())
+        self.rule_findings(parsed, &views, &mut Vec::new(), &mut Vec::new())
             .into_iter()
             .map(|f| f.rule_id)
             .collect()
@@ -188,12 +189,14 @@ impl CommandEngine {
 
     /// The findings of matching rules; `known` receives the indexes of commands that a rule
     /// written for their program matched, or a pattern naming the program (their subcommands
-    /// are known, not guessed).
+    /// are known, not guessed). `readers` receives the indexes of commands that a rule about
+    /// printing secrets matched (the taint sources of the flow analysis).
     fn rule_findings(
         &self,
         parsed: &ParsedCommand,
         views: &[CommandView<'_>],
         known: &mut Vec<usize>,
+        readers: &mut Vec<usize>,
     ) -> Vec<Finding> {
         let mut hits: Vec<(&Rule, Hit)> = Vec::new();
         for v in views {
@@ -266,6 +269,17 @@ impl CommandEngine {
         // Per hook rule: whether every matched command installs a hook of the project.
         let mut project_hook: Vec<bool> = Vec::new();
         for (rule, hit) in hits {
+            let prints_secrets = sinks::prints_secrets(rule.tags())
+                && rule
+                    .tags()
+                    .iter()
+                    .any(|t| t == "credentials" || t == "secrets");
+            if let Hit::Command(i) = hit
+                && prints_secrets
+                && !readers.contains(&i)
+            {
+                readers.push(i);
+            }
             let resources = hit_resources(rule, &hit, views);
             let (dev, reducer, settings) = match hit {
                 Hit::Command(i) => (
@@ -334,7 +348,10 @@ impl CommandEngine {
             }
             by_id.insert(rule.id(), out.len());
             out.push(rule_finding(rule, &hit, parsed, views, resources));
-            development.push(dev && envscope::is_scoped(rule.tags()));
+            // a secret store's development secrets (`vault kv get secret/dev/app`) are
+            // throwaway values; files of keys and credentials are never lowered by a name
+            let dev_secret = prints_secrets && rule.tags().iter().any(|t| t == "secrets");
+            development.push(dev && (envscope::is_scoped(rule.tags()) || dev_secret));
             reduced.push(reducer.filter(|_| sinks::prints_secrets(rule.tags())));
             settings_only.push(settings && rule.tags().iter().any(|t| t == "shell-rc"));
             throwaway.push(placeholder && credscope::is_credential_rule(rule.tags()));

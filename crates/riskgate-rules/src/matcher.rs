@@ -48,6 +48,19 @@ const INPUT_FILE_FLAGS: &[&str] = &[
     "--input-file",
 ];
 
+/// Run by `xargs -a FILE` / `--arg-file=FILE`: its words come from a file.
+fn reads_arg_file(cmd: &SimpleCommand) -> bool {
+    cmd.wrappers.iter().any(|w| {
+        w.name == "xargs"
+            && w.args.iter().any(|a| {
+                a == "-a"
+                    || a == "--arg-file"
+                    || a.starts_with("--arg-file=")
+                    || (a.starts_with("-a") && a.len() > 2)
+            })
+    })
+}
+
 impl<'a> CommandView<'a> {
     pub(crate) fn new(parsed: &'a ParsedCommand, index: usize, cmd: &'a SimpleCommand) -> Self {
         let mut flags = Vec::new();
@@ -95,8 +108,11 @@ impl<'a> CommandView<'a> {
             Some(StdinSource::Pipe { index }) => {
                 parsed.commands.get(*index).map(|c| c.program.as_str())
             }
+            // a file read as input (`xargs rm -rf < list`) feeds what `cat list |` would
+            Some(StdinSource::File { .. }) => Some("cat"),
             _ => None,
-        };
+        }
+        .or_else(|| reads_arg_file(cmd).then_some("cat"));
         let stdout_consumed = parsed.commands.iter().any(|d| {
             matches!(&d.stdin, Some(StdinSource::Pipe { index: i }) if *i == index)
                 && !matches!(

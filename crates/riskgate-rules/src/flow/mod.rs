@@ -78,11 +78,12 @@ fn windows_like(p: &str) -> bool {
             .is_some_and(|h| h.eq_ignore_ascii_case("~/appdata/"))
 }
 
-/// Every flow finding of `parsed`.
-pub(crate) fn flow_findings(parsed: &ParsedCommand) -> Vec<Finding> {
+/// Every flow finding of `parsed`; `readers` are the commands a rule about printing secrets
+/// matched (`sops -d …`, `op read …`): sources of secret data like the ones known here.
+pub(crate) fn flow_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<Finding> {
     let mut out = Vec::new();
     out.extend(bulk::bulk_findings(parsed));
-    out.extend(taint::taint_findings(parsed));
+    out.extend(taint::taint_findings(parsed, readers));
     out.extend(download::download_exec_findings(parsed));
     out
 }

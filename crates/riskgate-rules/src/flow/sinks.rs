@@ -17,9 +17,16 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
         .iter()
         .find(|t| t.contains("://"))
         .map(|s| s.to_string());
-    let stdin_marker = raws
+    // run by `xargs`/`parallel`, the command's input becomes its words (`… | xargs -I{} dig
+    // {}.x.example`): it sends what it is fed
+    let fed_words = c
+        .wrappers
         .iter()
-        .any(|t| *t == "-" || t.ends_with("@-") || *t == "@-" || *t == "-T-");
+        .any(|w| matches!(w.name.as_str(), "xargs" | "parallel"));
+    let stdin_marker = fed_words
+        || raws
+            .iter()
+            .any(|t| *t == "-" || t.ends_with("@-") || *t == "@-" || *t == "-T-");
     let dest = match c.program.as_str() {
         "curl" | "http" | "https" | "xh" => {
             let sends = raws.iter().any(|t| {
@@ -30,7 +37,9 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
                     || t.starts_with("-T")
                     || t.starts_with("--upload-file")
                     || t.starts_with("--json")
-            }) || url.as_deref().is_some_and(|u| u.contains('$'));
+            }) || url
+                .as_deref()
+                .is_some_and(|u| u.contains('$') || (fed_words && u.contains("{}")));
             if !sends {
                 return None;
             }
@@ -116,6 +125,17 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
             .clone()
             .or_else(|| c.positionals().next().map(|w| w.text.clone()))?,
         "mail" | "mailx" | "sendmail" | "mutt" => c.positionals().last()?.text.clone(),
+        // a DNS lookup of a name built from data (`dig $(…).x.example`, `xargs -I{} nslookup
+        // {}.x.example`) carries the data to whoever serves that zone
+        "dig" | "nslookup" | "host" | "drill" | "kdig" | "delv" | "ping" | "resolvectl" => {
+            let name = c
+                .positionals()
+                .find(|w| w.text.contains('.') && !w.text.starts_with('@'))?;
+            if !(fed_words || name.text.contains('$') || name.text.contains("{}")) {
+                return None;
+            }
+            name.text.clone()
+        }
         // Publishing: a gist, a release asset, a paste service, a one-off transfer.
         "gh" => match (pos(c, 0), pos(c, 1)) {
             ("gist", "create" | "edit") => {

@@ -55,7 +55,7 @@ fn reads_var<'a>(c: &'a SimpleCommand, vars: &'a HashMap<String, Taint>) -> Opti
     })
 }
 
-pub(super) fn taint_findings(parsed: &ParsedCommand) -> Vec<Finding> {
+pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<Finding> {
     let cmds = &parsed.commands;
     let mut out_taint: Vec<Option<Taint>> = vec![None; cmds.len()];
     let mut files: Vec<(String, Taint)> = Vec::new();
@@ -76,10 +76,20 @@ pub(super) fn taint_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             Some(StdinSource::Pipe { index }) => out_taint.get(index).cloned().flatten(),
             _ => None,
         };
-        let own = dump_source(c).or_else(|| secret_source(c)).map(|mut t| {
-            t.from = i;
-            t
-        });
+        let own = dump_source(c)
+            .or_else(|| secret_source(c))
+            .or_else(|| {
+                readers.contains(&i).then(|| Taint {
+                    data: Data::Secret,
+                    from: i,
+                    what: c.canonical(),
+                    renamed: false,
+                })
+            })
+            .map(|mut t| {
+                t.from = i;
+                t
+            });
         let by_file = reads_file(c, &files)
             .or_else(|| reads_var(c, &vars))
             .map(|t| Taint {
