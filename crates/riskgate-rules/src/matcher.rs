@@ -109,7 +109,7 @@ impl<'a> CommandView<'a> {
                 parsed.commands.get(*index).map(|c| c.program.as_str())
             }
             // a file read as input (`xargs rm -rf < list`) feeds what `cat list |` would
-            Some(StdinSource::File { .. }) => Some("cat"),
+            Some(StdinSource::File { path }) if path != "/dev/null" => Some("cat"),
             _ => None,
         }
         .or_else(|| reads_arg_file(cmd).then_some("cat"));

@@ -31,7 +31,10 @@ pub(crate) fn language(program: &str) -> Option<NestedLanguage> {
         "ruby" | "jruby" => L::Ruby,
         "php" | "php-cli" => L::Php,
         "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlite" | "duckdb" | "clickhouse-client"
-        | "sqlcmd" | "cqlsh" | "Invoke-Sqlcmd" => L::Sql,
+        | "sqlcmd" | "cqlsh" | "Invoke-Sqlcmd" | "pgcli" | "mycli" | "litecli" | "usql"
+        | "sqlplus" | "sql" | "snowsql" | "trino" | "presto" | "vsql" | "beeline" | "spark-sql"
+        | "impala-shell" | "mssql-cli" | "isql" | "surreal" | "cockroach" | "yb-sqlsh"
+        | "ysqlsh" | "tsql" => L::Sql,
         "redis-cli" | "valkey-cli" | "keydb-cli" => L::Redis,
         "mongosh" | "mongo" => L::Mongo,
         _ => return None,
@@ -132,6 +135,13 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
         "psql" => collect_opt(argv, &["-c", "--command"], &mut parts),
         "mysql" | "mariadb" => collect_opt(argv, &["-e", "--execute"], &mut parts),
         "clickhouse-client" => collect_opt(argv, &["-q", "--query"], &mut parts),
+        "snowsql" | "impala-shell" => collect_opt(argv, &["-q", "--query"], &mut parts),
+        "trino" | "presto" | "beeline" | "spark-sql" => {
+            collect_opt(argv, &["-e", "--execute"], &mut parts)
+        }
+        "usql" | "pgcli" | "ysqlsh" | "cockroach" => {
+            collect_opt(argv, &["-c", "--command", "-e", "--execute"], &mut parts)
+        }
         "sqlcmd" => collect_opt(argv, &["-Q", "-q"], &mut parts),
         // PowerShell's SqlServer module: `Invoke-Sqlcmd -Query "…"` (any case, `-Query:"…"`)
         "Invoke-Sqlcmd" => {

@@ -592,6 +592,15 @@ pub(crate) fn parts(word: &str) -> Vec<String> {
     out
 }
 
+/// Whether the program's own name may state its verb: a name of several words (`apps:destroy`,
+/// `octodns-sync`, `purge_queue`) called as an installed program, not a file of the project.
+fn named_verb(v: &CommandView<'_>) -> bool {
+    let name = v.cmd.program.as_str();
+    let written = v.cmd.raw_argv.first().map_or(name, |w| w.text.as_str());
+    name.contains([':', '-', '_'])
+        && (name.contains(':') || (!written.contains('/') && !name.contains('.')))
+}
+
 /// Whether a word can be a subcommand (`projects`, `apps:destroy`, `delete-bucket`).
 fn is_subcommand_word(w: &str) -> bool {
     w.len() <= 64
@@ -647,8 +656,10 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     let mut noun = false;
     // A verb that says "all" (`deleteall`, `flushall`, `purge_all`) is bulk.
     let mut says_all = false;
-    // `apps:destroy shop --force` (dokku over ssh): the program name is the subcommand
-    if v.cmd.program.contains(':') {
+    // `apps:destroy shop --force` (dokku over ssh), `octodns-sync`, `purge_queue`: the
+    // program's name states its verb (an installed program called by name: a script of the
+    // project, `./scripts/reset-db.sh`, is rated by what it does, not by its file name)
+    if named_verb(v) {
         for part in parts(&v.cmd.program) {
             if let Some(k) = table::verb(&part)
                 && best.is_none_or(|(b, _)| strength(k) > strength(b))
@@ -682,6 +693,52 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
                 && best.is_none_or(|(b, _)| strength(k) > strength(b))
             {
                 best = Some((k, *i));
+            }
+        }
+    }
+    // cleaning a data store (`atlas schema clean`, `… database clean`) drops what it holds;
+    // a plain `clean` is a build's
+    if best.is_none()
+        && let Some((i, _)) = zone.iter().find(|(_, w)| *w == "clean")
+        && zone.iter().any(|(_, w)| {
+            matches!(
+                *w,
+                "schema"
+                    | "schemas"
+                    | "database"
+                    | "databases"
+                    | "db"
+                    | "index"
+                    | "indices"
+                    | "table"
+                    | "tables"
+                    | "bucket"
+                    | "queue"
+                    | "topic"
+                    | "keyspace"
+            )
+        })
+    {
+        best = Some((EffectKind::Delete, *i));
+        noun = true;
+    }
+    // an action file named for what it does (`curator delete_all.yml`, `runner
+    // purge-stale.json`): the first word of its name is the verb
+    if best.is_none() {
+        for (i, p) in v.positionals.iter().enumerate().take(4) {
+            let name = p.text.rsplit('/').next().unwrap_or(&p.text);
+            let Some((stem, ext)) = name.rsplit_once('.') else {
+                continue;
+            };
+            if p.after_flag || !matches!(ext, "yml" | "yaml" | "json" | "toml") {
+                continue;
+            }
+            let ps = parts(stem);
+            if let Some(k) = ps.first().and_then(|w| table::verb(w)) {
+                says_all |= ps.get(1).is_some_and(|n| n == "all");
+                noun |= ps.iter().any(|w| table::is_resource_noun(w));
+                best = Some((k, i));
+                break;
             }
         }
     }
@@ -904,12 +961,37 @@ fn switches_off(path: &str) -> bool {
 /// A request body that switches its object off (`disabled=true`, `{"enabled": false}`,
 /// `active=false`) or deletes what a query selects (`<delete><query>…`, `{"delete": …}`):
 /// (switches off, deletes).
-fn body_says(v: &CommandView<'_>) -> (bool, bool) {
+fn body_says(v: &CommandView<'_>, path: &str) -> (bool, bool) {
+    // closing or cancelling an account, a subscription or an organization ends it; a ticket
+    // or a pull request closes and reopens
+    let ends_account = path.split('/').flat_map(parts).any(|w| {
+        matches!(
+            w.as_str(),
+            "account"
+                | "accounts"
+                | "subscription"
+                | "subscriptions"
+                | "organization"
+                | "organizations"
+                | "org"
+                | "orgs"
+                | "tenant"
+                | "tenants"
+                | "workspace"
+                | "workspaces"
+                | "project"
+                | "projects"
+        )
+    });
     let mut off = false;
     let mut deletes = false;
     for a in v.cmd.args.iter().filter(|a| !a.text.contains("://")) {
-        let t: String = a
-            .text
+        // the body of an option (`--data=Status=closed`)
+        let text = match a.text.split_once('=') {
+            Some((name, body)) if name.starts_with('-') => body,
+            _ => a.text.as_str(),
+        };
+        let t: String = text
             .to_ascii_lowercase()
             .chars()
             .filter(|c| !c.is_whitespace() && *c != '"' && *c != '\'')
@@ -925,8 +1007,38 @@ fn body_says(v: &CommandView<'_>) -> (bool, bool) {
         .iter()
         .any(|m| t.contains(m));
         deletes |= t.contains("<delete>") || t.starts_with("{delete:") || t.contains(",delete:{");
+        // a field that says what to do or what the object becomes: `Status=closed`,
+        // `{"regulationType":"DELETE_ONLY"}`, `{"action":"purge"}`, `state=terminated`
+        for (key, value) in body_fields(&t) {
+            if !matches!(
+                key,
+                "status" | "state" | "action" | "operation" | "op" | "command" | "type"
+            ) && !key.ends_with("type")
+                && !key.ends_with("action")
+            {
+                continue;
+            }
+            let first = parts(value).into_iter().next().unwrap_or_default();
+            if table::verb(&first) == Some(EffectKind::Delete)
+                || matches!(first.as_str(), "deleted" | "terminated" | "destroyed")
+                || (ends_account && matches!(first.as_str(), "closed" | "cancelled" | "canceled"))
+            {
+                deletes = true;
+            } else if matches!(first.as_str(), "suspended" | "disabled" | "inactive") {
+                off = true;
+            }
+        }
     }
     (off, deletes)
+}
+
+/// `key=value` / `key:value` pairs of a body (lower case, quotes and blanks removed): the
+/// key's last word and the value's text.
+fn body_fields(t: &str) -> impl Iterator<Item = (&str, &str)> {
+    t.split([',', '&', '{', '}', '[', ']'])
+        .take(64)
+        .filter_map(|pair| pair.split_once(['=', ':']))
+        .map(|(k, v)| (k.rsplit(['.', '_', '-']).next().unwrap_or(k), v))
 }
 
 /// A GraphQL request (`…/graphql`) whose body is a mutation named for a delete
@@ -969,6 +1081,22 @@ fn moves_money(path: &str) -> bool {
                 | "disbursements"
                 | "payments"
         )
+    })
+}
+
+/// The value of the first of `names` given as `NAME VALUE` or `NAME=VALUE` (options of a
+/// program nobody described).
+fn option_value<'a>(v: &'a CommandView<'_>, names: &[&str]) -> Option<&'a str> {
+    let argv = &v.cmd.raw_argv;
+    argv.iter().enumerate().skip(1).find_map(|(i, w)| {
+        let t = w.text.as_str();
+        names.iter().find_map(|n| {
+            if t == *n {
+                argv.get(i + 1).map(|x| x.text.as_str())
+            } else {
+                t.strip_prefix(n).and_then(|r| r.strip_prefix('='))
+            }
+        })
     })
 }
 
@@ -1136,6 +1264,27 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             }
             return true;
         }
+        // `caprover api --path /user/apps/appDefinitions/delete --method POST`, `foo api -X
+        // DELETE /v1/tenants/x`: a CLI's raw call to its service's API
+        _ if pos.first() == Some(&"api")
+            && (is_unknown(program) || table::is_service_cli(program)) =>
+        {
+            let path = option_value(v, &["--path", "--endpoint"])
+                .or_else(|| pos.get(1).copied().filter(|p| p.starts_with('/')));
+            let Some(path) = path else {
+                return false;
+            };
+            let data = option_value(
+                v,
+                &["--data", "-d", "--body", "--field", "-f", "-F", "--input"],
+            )
+            .is_some();
+            let m = option_value(v, &["--method", "-X", "--request", "-m"])
+                .map(str::to_ascii_uppercase)
+                .unwrap_or_else(|| if data { "POST".into() } else { "GET".into() });
+            let path = path.trim_start_matches('/');
+            (m, Some(format!("https://{program}.api/{path}")))
+        }
         // `stripe post /v1/payouts …`, `foo-cli delete /v2/tenants/acme`: a service CLI that
         // passes HTTP calls through, its host the service's own.
         _ => match (pos.first().and_then(|m| is_method(m)), pos.get(1)) {
@@ -1165,7 +1314,7 @@ fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
     // /indexes/x/clear`, `POST …/delete?query=…`, `PUT /admin/reset-all`) deletes, whatever
     // its method says.
     let mutation = method == "POST" && graphql_mutation_deletes(v, path);
-    let (body_off, body_deletes) = body_says(v);
+    let (body_off, body_deletes) = body_says(v, path);
     let kind = match method.as_str() {
         "DELETE" => EffectKind::Delete,
         "POST" | "PUT" | "PATCH" if path_kind.is_some() || mutation || body_deletes => {
