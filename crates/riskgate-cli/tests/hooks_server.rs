@@ -400,16 +400,27 @@ fn a_server_of_another_user_is_never_believed() {
     let helper = e.root.join("helper");
     std::fs::copy(std::env::current_exe().unwrap(), &helper).unwrap();
     std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut child = std::process::Command::new(&helper)
+    let mut spawn = std::process::Command::new(&helper);
+    spawn
         .current_dir("/")
         .args(["--ignored", "--exact", "helper_fake_server_of_another_user"])
         .env("RISKGATE_TEST_FAKE_SOCKET", &evil)
         .uid(65534)
         .gid(65534)
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::null());
+    // another test thread forking while the copy was open for writing keeps it open in that
+    // child for a moment ("text file busy"): try again until it has exec'd or exited
+    let mut tries = 0;
+    let mut child = loop {
+        match spawn.spawn() {
+            Err(err) if err.kind() == std::io::ErrorKind::ExecutableFileBusy && tries < 100 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50));
+            }
+            other => break other.unwrap(),
+        }
+    };
     wait_until("the other user's server", || evil.exists());
     private_dir(socket.parent().unwrap());
     std::fs::rename(&evil, &socket).unwrap();
