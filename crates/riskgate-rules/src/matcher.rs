@@ -211,7 +211,7 @@ const GREP_VALUE_FLAGS: &[&str] = &[
 
 /// The index (in `cmd.args`) of a search program's pattern operand: the first operand when the
 /// pattern is not given by `-e`/`-f`/`--regexp`/`--file` (`grep -rn 'process.env' src/`).
-fn search_pattern_index(cmd: &SimpleCommand) -> Option<usize> {
+pub(crate) fn search_pattern_index(cmd: &SimpleCommand) -> Option<usize> {
     let (_, value_flags) = SEARCH_PROGRAMS.iter().find(|(p, _)| *p == cmd.program)?;
     let by_option = |t: &str| {
         matches!(t, "-e" | "-f" | "--regexp" | "--file")

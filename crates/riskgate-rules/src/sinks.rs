@@ -61,6 +61,26 @@ pub(crate) fn reducer(views: &[CommandView<'_>], i: usize) -> Option<String> {
 /// command prints that field only.
 pub(crate) fn own_field(v: &CommandView<'_>) -> Option<String> {
     let raw: Vec<&str> = v.cmd.raw_argv.iter().map(|w| w.text.as_str()).collect();
+    // `grep LOG_LEVEL .env`, `rg '^PORT=' .env.local`: the lines of one plain key
+    if matches!(v.cmd.program.as_str(), "grep" | "egrep" | "rg") {
+        let inverted = raw.iter().skip(1).any(|t| {
+            *t == "--invert-match"
+                || (t.starts_with('-') && !t.starts_with("--") && t.contains('v'))
+        });
+        let at = crate::matcher::search_pattern_index(v.cmd)?;
+        let pattern = v.cmd.args.get(at).map(|a| a.text.clone())?;
+        let key = pattern
+            .trim_start_matches('^')
+            .trim_end_matches('=')
+            .to_ascii_lowercase();
+        let plain = !inverted
+            && key.len() > 1
+            && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !SECRET_WORDS.iter().any(|w| key.contains(w))
+            // connection strings carry their passwords (`DATABASE_URL`, `REDIS_DSN`)
+            && !["url", "uri", "dsn", "conn"].iter().any(|w| key.contains(w));
+        return plain.then(|| format!("{} {pattern}", v.cmd.program));
+    }
     let options: &[&str] = match v.cmd.program.as_str() {
         "vault" => &["-field", "--field"],
         "op" => &["--fields"],

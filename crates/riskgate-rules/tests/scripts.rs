@@ -262,6 +262,26 @@ fn secrets_read_by_any_known_reader_are_followed_to_the_sender() {
     }
 }
 
+/// A search for one plain key prints that key's lines only; a secret-named key, a
+/// connection string or an inverted search prints secrets.
+#[test]
+fn one_plain_key_of_an_environment_file_is_not_its_secrets() {
+    let engine = CommandEngine::builtin();
+    for plain in ["grep LOG_LEVEL .env", "rg '^PORT=' .env.local"] {
+        let (l, ids) = level(&engine, plain);
+        assert_eq!(l, RiskLevel::Medium, "{plain:?}: {ids:?}");
+    }
+    for secret in [
+        "grep API_KEY .env",
+        "grep DATABASE_URL .env",
+        "grep -v LOG_LEVEL .env",
+        "cat .env",
+    ] {
+        let (l, ids) = level(&engine, secret);
+        assert!(l >= RiskLevel::High, "{secret:?}: {l} {ids:?}");
+    }
+}
+
 #[test]
 fn every_mechanism_rates_the_script_not_its_steps() {
     let engine = CommandEngine::builtin();

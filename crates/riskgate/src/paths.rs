@@ -186,6 +186,23 @@ pub fn is_template_copy(src: &str, dst: &str) -> bool {
             }))
 }
 
+/// An environment file of this machine's development or tests (`.env.local`, `.env.test`,
+/// `.env.development.local`), not one of a deployment (`.env`, `.env.production`,
+/// `.env.staging.local`).
+fn names_development_env(base: &str) -> bool {
+    let words: Vec<&str> = base.split('.').filter(|w| !w.is_empty()).skip(1).collect();
+    !words.is_empty()
+        && words.iter().any(|w| {
+            matches!(
+                *w,
+                "local" | "dev" | "development" | "test" | "testing" | "e2e" | "ci"
+            )
+        })
+        && !words
+            .iter()
+            .any(|w| matches!(*w, "prod" | "production" | "staging" | "stage" | "live"))
+}
+
 /// Cap a finding about writing an environment file that is filled from its template (see
 /// [`is_template_copy`]) at MEDIUM.
 pub(crate) fn cap_for_template(f: &mut Finding) {
@@ -417,12 +434,27 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
     // a backup copy of an environment file (`cp .env .env.backup`) is read by nothing that
     // reads the environment file
     if is_env_file(&abs) && !(op == WriteOp::Write && is_backup_name(&b)) {
-        push(
-            "path.env-file",
-            RiskLevel::High,
-            65,
-            format!("{verb} an environment file ({rel_or_abs}): secrets and deployment settings"),
-        );
+        // this machine's development settings (`.env.local`, `.env.test`): at most MEDIUM,
+        // as every development resource is
+        if names_development_env(&b) {
+            push(
+                "path.env-file",
+                RiskLevel::Medium,
+                50,
+                format!(
+                    "{verb} a development environment file ({rel_or_abs}): local settings and secrets"
+                ),
+            );
+        } else {
+            push(
+                "path.env-file",
+                RiskLevel::High,
+                65,
+                format!(
+                    "{verb} an environment file ({rel_or_abs}): secrets and deployment settings"
+                ),
+            );
+        }
     }
     if let Some(r) = &rel
         && is_ci(r)
@@ -619,6 +651,17 @@ mod tests {
         assert!(w("src/main.rs").is_empty());
         assert_eq!(w(".env"), ["path.env-file"]);
         assert!(w(".env.backup").is_empty());
+        // this machine's development settings: MEDIUM; a deployment's: HIGH
+        let level = |path: &str| {
+            write_findings(&p, path, WriteOp::Write)
+                .iter()
+                .map(|f| f.level)
+                .max()
+        };
+        assert_eq!(level(".env.local"), Some(RiskLevel::Medium));
+        assert_eq!(level(".env.test"), Some(RiskLevel::Medium));
+        assert_eq!(level(".env"), Some(RiskLevel::High));
+        assert_eq!(level(".env.production.local"), Some(RiskLevel::High));
         // into a backup directory: a change to review, not HIGH
         let backup = write_findings(&p, "~/backups/myapp-2026-11-24/src/main.rs", WriteOp::Write);
         assert!(
