@@ -444,14 +444,51 @@ fn home_relative(path: &str) -> Option<&str> {
     for base in ["/home/", "/Users/"] {
         if let Some(r) = path.strip_prefix(base) {
             let (user, rest) = r.split_once('/').unwrap_or((r, ""));
-            if user.is_empty() || user == "*" {
+            if user.is_empty() || (user == "*" && rest.is_empty()) {
                 return None;
             }
+            // `/home/*/.ssh`: every user's
+            return Some(rest);
+        }
+    }
+    // `$USER_HOME/.ssh`, `${dir}/.aws/credentials`: what only a home holds, under a variable
+    // riskgate cannot resolve, is in a home
+    if let Some(after) = path.strip_prefix('$') {
+        let (var, rest) = after.split_once('/')?;
+        let plain = var.trim_start_matches('{').trim_end_matches('}');
+        let first = rest.split('/').next().unwrap_or(rest);
+        if !plain.is_empty()
+            && plain.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && HOME_MARKERS.contains(&first)
+        {
             return Some(rest);
         }
     }
     None
 }
+
+/// Directories and files that only a home directory has.
+const HOME_MARKERS: &[&str] = &[
+    ".ssh",
+    ".gnupg",
+    ".aws",
+    ".kube",
+    ".azure",
+    ".docker",
+    ".config",
+    ".local",
+    ".bashrc",
+    ".zshrc",
+    ".profile",
+    ".bash_profile",
+    ".bash_history",
+    ".zsh_history",
+    ".netrc",
+    ".git-credentials",
+    ".password-store",
+    ".npmrc",
+    ".pypirc",
+];
 
 /// Everything under a directory: `~`, `~/*`, `~/.*`, `~/**` (every file below it, as `find ~
 /// -exec … {}` reads).
@@ -811,6 +848,10 @@ mod tests {
             ("/home/ubuntu/.profile", Persistence),
             ("~/.ssh/authorized_keys", Credentials),
             ("~/.aws/credentials", Credentials),
+            ("$USER_HOME/.ssh", Credentials),
+            ("${home}/.bashrc", Persistence),
+            ("/home/*/.ssh/authorized_keys", Credentials),
+            ("$BUILD_DIR/out", Unknown),
             ("~/.bash_history", Logs),
             ("~", Home),
             ("~/", Home),

@@ -15,6 +15,16 @@ fn level(engine: &CommandEngine, script: &str) -> (RiskLevel, Vec<String>) {
 /// (mechanism, dangerous script, safe look-alike)
 const PAIRS: &[(&str, &str, &str)] = &[
     (
+        "make recipe: $$ is the shell's $, $(NAME) the environment's",
+        "make -f /dev/stdin <<< $'all:\\n\\trm -rf $$HOME'",
+        "make -f /dev/stdin <<< $'all:\\n\\techo $$HOME $(USER)'",
+    ),
+    (
+        "make recipe with a make variable of the environment",
+        "printf 'x:\\n\\trm -rf $(HOME)/.ssh\\n' | make -f -",
+        "printf 'x:\\n\\tls $(HOME)/.ssh\\n' | make -f -",
+    ),
+    (
         "alias",
         "shopt -s expand_aliases\nalias x='rm -rf /'\nx",
         "shopt -s expand_aliases\nalias ll='ls -la'\nll src",

@@ -1010,6 +1010,17 @@ pub(crate) static SPECS: &[Entry] = &[
             "--tlscacert => --tlscacert=",
             "--tlscert => --tlscert=",
             "--tlskey => --tlskey=",
+            // nerdctl's containerd namespace and socket, podman's connection and storage (long
+            // spellings only: the short ones are subcommands' own flags, `ps -a`, `logs -n`)
+            "--namespace => --namespace=",
+            "--address => --address=",
+            "--connection => --connection=",
+            "--url => --url=",
+            "--root => --root=",
+            "--runroot => --runroot=",
+            "--storage-driver => --storage-driver=",
+            "--cgroup-manager => --cgroup-manager=",
+            "--snapshotter => --snapshotter=",
         ],
     ),
     (

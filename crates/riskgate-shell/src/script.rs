@@ -618,13 +618,44 @@ impl Norm<'_> {
         let Some(text) = text else {
             return;
         };
-        let recipes: Vec<&str> = text
+        let recipes: Vec<String> = text
             .lines()
             .filter_map(|l| l.strip_prefix('\t'))
-            .map(|l| l.trim_start_matches(['@', '-', '+']))
+            .map(|l| make_to_shell(l.trim_start_matches(['@', '-', '+'])))
             .collect();
         let _ = self.run_text(&recipes.join("\n"), "make", "", base);
     }
+}
+
+/// A recipe line as the shell receives it: make's `$$` is the shell's `$`, and a make
+/// variable `$(NAME)` (the environment's, when the makefile does not set it) becomes `${NAME}`.
+fn make_to_shell(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some(r) = after.strip_prefix('$') {
+            out.push('$');
+            rest = r;
+        } else if let Some(r) = after.strip_prefix('(')
+            && let Some(end) = r.find(')')
+            && end > 0
+            && r[..end]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            out.push_str("${");
+            out.push_str(&r[..end]);
+            out.push('}');
+            rest = &r[end + 1..];
+        } else {
+            out.push('$');
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// How a file run as a program reads: its `#!` line names an interpreter, else a shell.
