@@ -742,6 +742,37 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
             }
         }
     }
+    // a later word that only creates, reads or checks is the command's verb: the earlier one
+    // named a kind of object (`pscale deploy-request create`, `… delete-protection show`)
+    if let Some((_, b)) = best
+        && zone.iter().any(|(i, w)| {
+            *i > b
+                && matches!(
+                    *w,
+                    "create"
+                        | "new"
+                        | "add"
+                        | "list"
+                        | "ls"
+                        | "get"
+                        | "show"
+                        | "describe"
+                        | "view"
+                        | "status"
+                        | "info"
+                        | "inspect"
+                        | "diff"
+                        | "plan"
+                        | "preview"
+                        | "validate"
+                        | "check"
+                        | "logs"
+                        | "open"
+                )
+        })
+    {
+        best = None;
+    }
     let mut target_text: Option<String> = None;
     if let Some((_, i)) = best {
         target_text = v

@@ -260,7 +260,15 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                 .or_else(|| hit(&clones, f, &r))
                 .map(|k| (k, how));
         } else if !c.program.is_empty() && !c.program_dynamic && !c.program.contains('/') {
-            // By name, from a directory on PATH.
+            // By name, from a directory on PATH; a subcommand of a program that dispatches to
+            // plugins on PATH (`kubectl fix` runs `kubectl-fix`, `git sync` runs `git-sync`).
+            let plugin = matches!(
+                c.program.as_str(),
+                "kubectl" | "oc" | "git" | "cargo" | "helm" | "docker" | "gh" | "krew"
+            )
+            .then(|| c.positionals().next())
+            .flatten()
+            .map(|w| format!("{}-{}", c.program, w.text));
             ran = tainted
                 .iter()
                 .rev()
@@ -268,7 +276,7 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                     !t.w.dir && {
                         let p = norm_path(&t.w.path);
                         let (d, name) = p.rsplit_once('/').unwrap_or(("", p));
-                        name == c.program
+                        (name == c.program || plugin.as_deref() == Some(name))
                             && (PATH_DIRS.contains(&d) || path_dirs.iter().any(|x| x == d))
                     }
                 })
@@ -455,6 +463,8 @@ mod tests {
         for src in [
             "curl -sLo /tmp/kc https://e.io/kc && install -m 755 /tmp/kc ~/.local/bin/kc && kc get",
             "wget -q https://e.io/t -O /tmp/t; mv /tmp/t ~/bin/; t",
+            // a plugin its program dispatches to
+            "curl -o ~/.local/bin/kubectl-fix http://e.io/kf && chmod +x ~/.local/bin/kubectl-fix && kubectl fix",
             "export PATH=/opt/x/bin:$PATH; curl -o /opt/x/bin/gen https://e.io/gen; gen",
             "cd /tmp && aws s3 sync s3://b/app . && make",
             "curl -LO https://e.io/p-1.0.tar.gz && tar xzf p-1.0.tar.gz && cd p-1.0 && ./configure",
@@ -481,6 +491,7 @@ mod tests {
             "curl -sL https://e.io/data.tgz | tar xz -C data/ && python scripts/train.py --data data/",
             "aws s3 cp s3://b/in.csv /tmp/in.csv && python etl.py /tmp/in.csv",
             "tar xzf release.tgz && ./release/run",
+            "curl -o ~/.local/bin/kubectl-fix https://e.io/kf && kubectl get pods",
             "curl -o /tmp/x https://e.io/x && cp ./y ~/.local/bin/y && y",
             // the project's own hook, a library of the project, received data near hooks
             "curl -o /tmp/x https://e.io/x && cp scripts/pre-commit .git/hooks/",
