@@ -453,6 +453,8 @@ const SHOWS_TEXT: &[&str] = &[
     "printf",
     "Write-Host",
     "Write-Output",
+    "Get-Help",
+    "Get-Command",
     "Write-Verbose",
     "Write-Warning",
     "Write-Information",

@@ -315,6 +315,8 @@ pub(crate) fn translates_stdin(program: &str, argv: &[Word]) -> bool {
         .any(|w| !w.text.starts_with('-') || w.dynamic);
     match program {
         "jshell" | "groovysh" => !positional,
+        // `"select disk 1`nclean all" | diskpart`: diskpart reads its script from stdin
+        "diskpart" => !argv.iter().any(|w| w.text.eq_ignore_ascii_case("-s")),
         "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => {
             !positional && !argv.iter().any(|w| w.text == "-e")
         }
@@ -332,6 +334,7 @@ pub(crate) fn stdin_commands(program: &str, script: &str) -> Vec<String> {
     match program {
         "jshell" | "groovysh" => jvm::commands(script),
         "Rscript" | "rscript" | "R" => rlang::r_commands(script),
+        "diskpart" => crate::windows::cmd::diskpart_commands(script),
         _ => {
             let mut out = called_strings(script, &["os.execute", "io.popen"]);
             out.extend(lua::lua_commands(script));

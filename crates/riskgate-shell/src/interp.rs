@@ -14,6 +14,24 @@ pub(crate) enum Reader {
     Translated,
 }
 
+/// The parameters of PowerShell's SQL cmdlets that carry the query (lower case, with the dash).
+const SQL_PARAMS: &[&str] = &["-query", "-sql", "-commandtext", "-sqlquery"];
+
+/// Whether `program` is a PowerShell cmdlet that runs SQL it is given: `Invoke-Sqlcmd`
+/// (SqlServer), `Invoke-DbaQuery` (dbatools), `Invoke-SqlQuery` (SimplySql),
+/// `Invoke-MySqlQuery`, `Invoke-PgQuery` …: `Invoke-` and a noun about SQL or queries.
+pub(crate) fn is_sql_cmdlet(program: &str) -> bool {
+    let Some(noun) = program
+        .get(..7)
+        .filter(|v| v.eq_ignore_ascii_case("invoke-"))
+        .and_then(|_| program.get(7..))
+    else {
+        return false;
+    };
+    let n = noun.to_ascii_lowercase();
+    n.contains("sql") || n.ends_with("query") || n.ends_with("dbquery")
+}
+
 /// The language a program runs, if it is an interpreter or a database client.
 pub(crate) fn language(program: &str) -> Option<NestedLanguage> {
     use NestedLanguage as L;
@@ -31,10 +49,10 @@ pub(crate) fn language(program: &str) -> Option<NestedLanguage> {
         "ruby" | "jruby" => L::Ruby,
         "php" | "php-cli" => L::Php,
         "psql" | "mysql" | "mariadb" | "sqlite3" | "sqlite" | "duckdb" | "clickhouse-client"
-        | "sqlcmd" | "cqlsh" | "Invoke-Sqlcmd" | "pgcli" | "mycli" | "litecli" | "usql"
-        | "sqlplus" | "sql" | "snowsql" | "trino" | "presto" | "vsql" | "beeline" | "spark-sql"
-        | "impala-shell" | "mssql-cli" | "isql" | "surreal" | "cockroach" | "yb-sqlsh"
-        | "ysqlsh" | "tsql" => L::Sql,
+        | "sqlcmd" | "cqlsh" | "pgcli" | "mycli" | "litecli" | "usql" | "sqlplus" | "sql"
+        | "snowsql" | "trino" | "presto" | "vsql" | "beeline" | "spark-sql" | "impala-shell"
+        | "mssql-cli" | "isql" | "surreal" | "cockroach" | "yb-sqlsh" | "ysqlsh" | "tsql" => L::Sql,
+        _ if is_sql_cmdlet(p) => L::Sql,
         "redis-cli" | "valkey-cli" | "keydb-cli" => L::Redis,
         "mongosh" | "mongo" => L::Mongo,
         _ => return None,
@@ -143,20 +161,21 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
             collect_opt(argv, &["-c", "--command", "-e", "--execute"], &mut parts)
         }
         "sqlcmd" => collect_opt(argv, &["-Q", "-q"], &mut parts),
-        // PowerShell's SqlServer module: `Invoke-Sqlcmd -Query "…"` (any case, `-Query:"…"`)
-        "Invoke-Sqlcmd" => {
+        // PowerShell's SQL cmdlets: `Invoke-Sqlcmd -Query "…"`, `Invoke-DbaQuery -Query`,
+        // `Invoke-SqlQuery -Query` (any case, `-Query:"…"`, `-Sql`, `-CommandText`)
+        p if is_sql_cmdlet(p) => {
             let mut i = 1;
             while let Some(w) = argv.get(i) {
                 let l = w.text.to_ascii_lowercase();
-                if l == "-query" {
+                if SQL_PARAMS.contains(&l.as_str()) {
                     if let Some(v) = argv.get(i + 1) {
                         parts.push((v.text.clone(), !v.dynamic));
                     }
                     i += 1;
-                } else if let Some(v) = l
-                    .strip_prefix("-query:")
-                    .or_else(|| l.strip_prefix("-query="))
-                    .and_then(|_| w.text.get(7..))
+                } else if let Some((_, v)) = l
+                    .split_once([':', '='])
+                    .filter(|(f, _)| SQL_PARAMS.contains(f))
+                    .and_then(|(f, _)| Some((f, w.text.get(f.len() + 1..)?)))
                 {
                     parts.push((v.to_string(), !w.dynamic));
                 }

@@ -112,6 +112,8 @@ const DRIVE_PLACES: &[(&str, TargetClass)] = &[
     ("windows", TargetClass::System),
     ("program files", TargetClass::System),
     ("program files (x86)", TargetClass::System),
+    // sshd's configuration, host keys and `administrators_authorized_keys`
+    ("programdata/ssh", TargetClass::Credentials),
     ("programdata", TargetClass::System),
     ("system volume information", TargetClass::System),
     ("$recycle.bin", TargetClass::UserData),
@@ -251,9 +253,60 @@ fn home_place(rest: &str) -> TargetClass {
     TargetClass::UserData
 }
 
+/// Certificate stores whose certificates are trusted to vouch for others (a root removed, or
+/// one added, changes whom the machine trusts).
+const TRUST_STORES: &[&str] = &[
+    "root",
+    "authroot",
+    "ca",
+    "trustedpublisher",
+    "trustedpeople",
+    "disallowed",
+];
+
+/// WinRM settings that say who may connect and how (`TrustedHosts`, authentication,
+/// unencrypted traffic).
+const WSMAN_ACCESS: &[&str] = &[
+    "client/trustedhosts",
+    "client/auth",
+    "client/allowunencrypted",
+    "service/auth",
+    "service/allowunencrypted",
+    "service/rootsddl",
+    "listener",
+];
+
+/// PowerShell's provider drives that hold security settings: `Cert:` (the trust stores are
+/// authentication data, personal stores the user's) and `WSMan:` (who may connect remotely).
+fn provider_drive(path: &str) -> Option<TargetClass> {
+    let head = path.get(..path.len().min(6))?.to_ascii_lowercase();
+    if !head.starts_with("cert:") && !head.starts_with("wsman:") {
+        return None;
+    }
+    let p = folded(path);
+    if let Some(rest) = p.strip_prefix("cert:") {
+        let mut parts = rest.split('/').filter(|s| !s.is_empty());
+        let _location = parts.next();
+        return Some(match parts.next() {
+            Some(store) if !TRUST_STORES.contains(&store) && store != "*" => TargetClass::UserData,
+            _ => TargetClass::Credentials,
+        });
+    }
+    let rest = p.strip_prefix("wsman:")?.trim_start_matches('/');
+    let inner = rest.split_once('/').map_or("", |(_, r)| r);
+    Some(if WSMAN_ACCESS.iter().any(|k| below(inner, k)) {
+        TargetClass::Credentials
+    } else {
+        TargetClass::System
+    })
+}
+
 /// The class of a Windows path, or `None` when `path` is not one (then the Unix reading
 /// applies). `~/…` paths are the Unix reading's.
 pub(crate) fn classify(path: &str) -> Option<TargetClass> {
+    if let Some(c) = provider_drive(path) {
+        return Some(c);
+    }
     let b = path.as_bytes();
     let drive = b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':';
     let unc = path.starts_with("\\\\") || path.starts_with("//");
@@ -413,6 +466,17 @@ mod tests {
                 Credentials,
             ),
             ("hklm", System),
+            ("Cert:\\LocalMachine\\Root\\*", Credentials),
+            ("cert:/CurrentUser/CA", Credentials),
+            ("Cert:\\LocalMachine", Credentials),
+            ("Cert:\\CurrentUser\\My\\0123ABCD", UserData),
+            ("WSMan:\\localhost\\Client\\TrustedHosts", Credentials),
+            ("WSMan:\\localhost\\Service\\AllowUnencrypted", Credentials),
+            ("WSMan:\\localhost\\Shell\\MaxMemoryPerShellMB", System),
+            (
+                "C:\\ProgramData\\ssh\\administrators_authorized_keys",
+                Credentials,
+            ),
         ] {
             assert_eq!(classify(p), Some(c), "{p}");
         }

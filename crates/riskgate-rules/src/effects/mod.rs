@@ -11,6 +11,7 @@ mod score;
 mod table;
 mod windows;
 mod winident;
+mod winparams;
 
 use riskgate_model::effect::{Effect, Environment, classify_env};
 use riskgate_model::{Finding, RiskLevel};

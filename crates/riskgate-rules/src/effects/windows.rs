@@ -588,6 +588,9 @@ fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         return true;
     }
     let words = super::winident::noun_words(noun);
+    if super::winparams::parameter_effects(v, verb, noun, &words, out) {
+        return true;
+    }
     if super::winident::identity_cmdlet(v, verb, &words, out) {
         return true;
     }

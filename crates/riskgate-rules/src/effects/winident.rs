@@ -62,6 +62,8 @@ const IDENTITY_WORDS: &[&str] = &[
     "role",
     "roleassignment",
     "permission",
+    // an organizational unit holds accounts (removed with `-Recursive`, all of them)
+    "organizational",
 ];
 
 /// The words of a cmdlet noun, acronyms kept whole: `IAMUser` → `iam user`, `RDSDBInstance` →
@@ -124,6 +126,10 @@ pub(crate) fn privileged_group(word: &str) -> bool {
     value.contains("admin")
         || value.contains("operators")
         || value.contains("owner")
+        || value.contains("fullaccess")
+        || value.contains("fullcontrol")
+        || value.contains("sendas")
+        || value.contains("genericall")
         || value == "remote desktop users"
         || value == "remote management users"
         || value == "wheel"
@@ -307,6 +313,8 @@ mod tests {
         assert!(is_session_noun("Job") && is_session_noun("PSDrive") && !is_session_noun("Vm"));
         assert!(privileged_group("Administrators") && privileged_group("\"Domain Admins\""));
         assert!(privileged_group("-RoleDefinitionName=Owner"));
+        assert!(privileged_group("-AccessRights=FullAccess") && privileged_group("SendAs"));
+        assert!(id("ADOrganizationalUnit"));
         assert!(!privileged_group("developers") && !privileged_group("Users"));
     }
 }

@@ -177,11 +177,15 @@ fn expand_with(text: &str, vars: &std::collections::HashMap<String, String>, mar
         match after.find(mark) {
             Some(e) if e > 0 && !after[..e].contains([' ', '\n', '"']) => {
                 let name = &after[..e];
-                let l = name.to_ascii_lowercase();
-                if let Some(v) = vars.get(&l) {
-                    out.push_str(v);
-                } else if let Some(v) = winpath::known_env(name) {
-                    out.push_str(v);
+                // `%VAR:~a,b%` (a substring), `%VAR:old=new%` (replaced)
+                let (base, op) = name.split_once(':').unwrap_or((name, ""));
+                let l = base.to_ascii_lowercase();
+                let value = vars
+                    .get(&l)
+                    .map(String::as_str)
+                    .or_else(|| winpath::known_env(base));
+                if let Some(v) = value.and_then(|v| var_op(v, op)) {
+                    out.push_str(&v);
                 } else {
                     out.push(mark);
                     out.push_str(name);
@@ -200,6 +204,89 @@ fn expand_with(text: &str, vars: &std::collections::HashMap<String, String>, mar
     }
     out.push_str(rest);
     out
+}
+
+/// A diskpart script (read from stdin) as the cmdlets that do the same: `clean` of the
+/// selected disk is `Clear-Disk`, `format` of the selected volume `Format-Volume`, `delete
+/// partition|volume` `Remove-Partition`. Words may be abbreviated as diskpart allows (`sel
+/// dis 1`, `cle all`).
+pub(crate) fn diskpart_commands(script: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut disk = String::from("selected-disk");
+    let mut volume = String::from("selected-volume");
+    for line in script.lines().take(4096) {
+        let words: Vec<String> = line
+            .split_whitespace()
+            .map(|w| w.to_ascii_lowercase())
+            .collect();
+        let is = |k: usize, full: &str| {
+            words
+                .get(k)
+                .is_some_and(|w| w.len() >= 3 && full.starts_with(w.as_str()))
+        };
+        let arg = words.get(2).cloned();
+        if is(0, "select") {
+            if is(1, "disk") {
+                disk = arg.unwrap_or(disk);
+            } else if is(1, "volume") {
+                volume = arg.unwrap_or(volume);
+            }
+        } else if is(0, "clean") {
+            out.push(format!("Clear-Disk -Number {disk} -RemoveData -RemoveOEM"));
+        } else if is(0, "format") {
+            out.push(format!("Format-Volume -DriveLetter {volume} -Force"));
+        } else if is(0, "delete") && (is(1, "partition") || is(1, "volume") || is(1, "disk")) {
+            out.push(format!("Remove-Partition -DiskNumber {disk}"));
+        }
+        if out.len() >= 64 {
+            break;
+        }
+    }
+    out
+}
+
+/// cmd.exe's edits of a variable's value: `~a,b` the substring from `a` of length `b`
+/// (negative: from the end), `old=new` every `old` replaced (any case); `None` when `op` is not
+/// one.
+fn var_op(value: &str, op: &str) -> Option<String> {
+    if op.is_empty() {
+        return Some(value.to_string());
+    }
+    let chars: Vec<char> = value.chars().collect();
+    let len = chars.len() as i64;
+    if let Some(range) = op.strip_prefix('~') {
+        let (a, b) = range.split_once(',').unwrap_or((range, ""));
+        let a: i64 = if a.trim().is_empty() {
+            0
+        } else {
+            a.trim().parse().ok()?
+        };
+        let start = if a < 0 { (len + a).max(0) } else { a.min(len) };
+        let end = if b.trim().is_empty() {
+            len
+        } else {
+            let b: i64 = b.trim().parse().ok()?;
+            if b < 0 {
+                (len + b).max(start)
+            } else {
+                (start + b).min(len)
+            }
+        };
+        return Some(
+            chars[start as usize..end.max(start) as usize]
+                .iter()
+                .collect(),
+        );
+    }
+    let (old, new) = op.split_once('=')?;
+    if old.is_empty() {
+        return None;
+    }
+    Some(super::dotnet::replace_ci(
+        value,
+        old.trim_start_matches('*'),
+        new,
+    ))
 }
 
 /// The command `forfiles /p DIR /s /m MASK /c "CMD"` runs for every file: CMD with `@path`
@@ -310,6 +397,13 @@ impl Norm<'_> {
                 "call" | "do" | "else" => {
                     called |= l == "call";
                     words.remove(0);
+                }
+                // `conhost.exe [--headless] cmd /c …`: the console host runs the command
+                "conhost" | "conhost.exe" => {
+                    words.remove(0);
+                    while words.first().is_some_and(|w| w.starts_with("--")) {
+                        words.remove(0);
+                    }
                 }
                 "for" => return None,
                 "if" => {

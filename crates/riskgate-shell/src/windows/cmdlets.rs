@@ -131,6 +131,8 @@ pub(crate) static CMDLETS: &[Spec] = &[
     ("Remove-AppxPackage", &["Package:v0", "AllUsers:s", "PreserveApplicationData:s"]),
     // ---- code, remote execution, downloads
     ("Invoke-Expression", &["Command:v0"]),
+    // a documentation lookup: its words are names, not commands
+    ("Get-Help", &["Name:v0", "Path:v", "Category:v", "Component:v", "Functionality:v", "Role:v", "Full:s", "Detailed:s", "Examples:s", "Online:s", "Parameter:v", "ShowWindow:s"]),
     ("Invoke-Command", &["ScriptBlock,Command:v0", "ComputerName,Cn:v", "ArgumentList,Args:v", "FilePath,PSPath:p", "Credential:v", "Session:v", "AsJob:s", "HideComputerName,HCN:s", "InDisconnectedSession,Disconnected:s", "NoNewScope:s", "Authentication:v", "UseSSL:s", "VMName:v", "ContainerId:v", "InputObject:v", "JobName:v", "ThrottleLimit:v"]),
     ("Start-Job", &["ScriptBlock,Command:v0", "FilePath:p", "ArgumentList,Args:v", "Name:v", "Credential:v", "InitializationScript:v", "RunAs32:s", "InputObject:v"]),
     ("ForEach-Object", &["Process:v0", "Begin:v", "End:v", "MemberName:v", "ArgumentList,Args:v", "Parallel:v", "ThrottleLimit:v", "InputObject:v", "RemainingScripts:v", "AsJob:s"]),
@@ -180,7 +182,7 @@ pub(crate) static ALIASES: &[(&str, &str)] = &[
     ("gps", "Get-Process"), ("gpv", "Get-ItemPropertyValue"), ("group", "Group-Object"),
     ("gsn", "Get-PSSession"), ("gsv", "Get-Service"), ("gtz", "Get-TimeZone"),
     ("gu", "Get-Unique"), ("gv", "Get-Variable"), ("gwmi", "Get-WmiObject"),
-    ("h", "Get-History"), ("history", "Get-History"), ("icm", "Invoke-Command"),
+    ("h", "Get-History"), ("help", "Get-Help"), ("history", "Get-History"), ("icm", "Invoke-Command"),
     ("iex", "Invoke-Expression"), ("ihy", "Invoke-History"), ("ii", "Invoke-Item"),
     ("ipal", "Import-Alias"), ("ipcsv", "Import-Csv"), ("ipmo", "Import-Module"),
     ("irm", "Invoke-RestMethod"), ("iwmi", "Invoke-WmiMethod"), ("iwr", "Invoke-WebRequest"),

@@ -25,6 +25,8 @@ impl Eval<'_> {
             (V::Str(s), "tostring") => V::Str(s.clone()),
             // a path's item (`$_` of a file listing): its full name is the path
             (V::Str(s), "fullname" | "pspath" | "fullpath") => V::Str(s.clone()),
+            (V::Str(s), "length") => V::Num(s.chars().count() as i64),
+            (V::Arr(a), "length" | "count") => V::Num(a.len() as i64),
             (V::Str(s), "tochararray") => {
                 V::Arr(s.chars().map(|c| V::Str(c.to_string())).collect())
             }
@@ -76,7 +78,30 @@ impl Eval<'_> {
                 }
                 _ => V::Dyn,
             },
-            ("[scriptblock]", "create") => text(0).map_or(V::Dyn, V::Block),
+            // a block made of downloaded text runs the download
+            ("[scriptblock]", "create") | ("invokecommand", "newscriptblock") => {
+                match args.first() {
+                    Some(V::Download(u)) => V::Download(u.clone()),
+                    _ => text(0).map_or(V::Dyn, V::Block),
+                }
+            }
+            ("executioncontext", "invokecommand") => V::Obj("invokecommand".into()),
+            ("[powershell]", "create") => V::Obj("powershell".into()),
+            // `$ExecutionContext.InvokeCommand.InvokeScript(T)`,
+            // `[PowerShell]::Create().AddScript(T).Invoke()`: T runs as `iex` runs it
+            ("invokecommand", "invokescript") | ("powershell", "addscript") => {
+                let mut argv = vec!["Invoke-Expression".to_string()];
+                argv.extend(text(0));
+                self.calls.push(Synth {
+                    argv,
+                    via: via(ty, m),
+                });
+                if ty == "powershell" {
+                    V::Obj("powershell".into())
+                } else {
+                    V::Dyn
+                }
+            }
             ("net.webclient" | "net.webclient:", "downloadstring" | "downloaddata") => {
                 let url = text(0).unwrap_or_else(|| "URL".into());
                 self.calls.push(Synth {

@@ -239,6 +239,16 @@ impl<'a> Eval<'a> {
             let (v, e) = self.unary(i + 5, to);
             return (join(&v, ""), e);
         }
+        // `-1`, `-($s.Length)`: a negative number
+        if self.c(i) == '-'
+            && (self.c(i + 1).is_ascii_digit() || matches!(self.c(i + 1), '(' | '$'))
+        {
+            let (v, e) = self.unary(i + 1, to);
+            return match v {
+                V::Num(n) => (V::Num(n.saturating_neg()), e),
+                _ => (V::Dyn, e),
+            };
+        }
         if self.c(i) == '!'
             || (self.c(i) == '-' && self.s.text(i + 1, i + 4).eq_ignore_ascii_case("not"))
         {
@@ -291,7 +301,7 @@ impl<'a> Eval<'a> {
                 let Some(end) = super::lex::group_end(self.s, i).filter(|e| *e <= to) else {
                     return (V::Dyn, to);
                 };
-                v = V::Dyn;
+                v = self.index(v, i + 1, end - 1);
                 i = end;
                 continue;
             }
@@ -404,6 +414,11 @@ impl<'a> Eval<'a> {
             let mut parts = Vec::new();
             super::lex::expandable_parts(self.s, i, self.var_end(i, to), &mut parts);
             let e = self.var_end(i, to);
+            // a variable alone keeps its value (an array stays an array: `foreach ($s in
+            // $list)` walks its items)
+            if let [super::lex::Part::Var(name)] = parts.as_slice() {
+                return (var_value(self.vars, name).unwrap_or(V::Dyn), e);
+            }
             return (self.parts_value(&parts), e);
         }
         if c == '@' && self.c(i + 1) == '(' {
@@ -431,7 +446,8 @@ impl<'a> Eval<'a> {
         if k == i {
             return (V::Dyn, i + 1);
         }
-        let word = lower(&self.s.text(i, k));
+        // backticks escape ordinary letters: `n`ew-ob`ject` is `new-object`
+        let word = lower(&self.s.text(i, k).replace('`', ""));
         let rest_end = to;
         match word.as_str() {
             "new-object" => {
@@ -439,12 +455,20 @@ impl<'a> Eval<'a> {
                 if self.s.text(j, j + 9).eq_ignore_ascii_case("-typename") {
                     j = self.ws(j + 9, rest_end);
                 }
+                // `New-Object ('Net.'+'WebClient')`, `New-Object $t`: the type name built
+                if matches!(self.c(j), '(' | '$') {
+                    let (v, _) = self.primary(j, rest_end);
+                    return match v.text() {
+                        Some(t) => (V::Obj(type_name(&t.replace('`', ""))), rest_end),
+                        None => (V::Dyn, rest_end),
+                    };
+                }
                 let mut e = j;
                 while e < rest_end && !is_space(self.c(e)) && !matches!(self.c(e), ')' | ';' | '|')
                 {
                     e += 1;
                 }
-                let ty = type_name(self.s.text(j, e).trim_matches(['\'', '"']));
+                let ty = type_name(&self.s.text(j, e).trim_matches(['\'', '"']).replace('`', ""));
                 (V::Obj(ty), rest_end)
             }
             "iwr" | "irm" | "invoke-webrequest" | "invoke-restmethod" | "curl" | "wget" => {
@@ -458,6 +482,53 @@ impl<'a> Eval<'a> {
             }
             "$true" => (V::Str("true".into()), k),
             _ => (V::Dyn, rest_end),
+        }
+    }
+
+    /// `v[INDEX]`: one item (negative counts from the end), a range `a..b` (either way) or a
+    /// list of indexes, of an array or of a text's characters.
+    fn index(&mut self, v: V, from: usize, to: usize) -> V {
+        let items: Vec<V> = match &v {
+            V::Str(t) => t.chars().map(|c| V::Str(c.to_string())).collect(),
+            V::Arr(a) => a.clone(),
+            _ => return V::Dyn,
+        };
+        let len = items.len() as i64;
+        let text = self.s.text(from, to);
+        let mut idx: Vec<i64> = Vec::new();
+        if let Some(k) = text.find("..") {
+            let a = from + text[..k].chars().count();
+            let lo = self.eval(from, a);
+            let hi = self.eval(a + 2, to);
+            let (V::Num(lo), V::Num(hi)) = (lo, hi) else {
+                return V::Dyn;
+            };
+            if lo.abs_diff(hi) > MAX_TEXT as u64 {
+                return V::Dyn;
+            }
+            if lo <= hi {
+                idx.extend(lo..=hi);
+            } else {
+                idx.extend((hi..=lo).rev());
+            }
+        } else {
+            for x in self.eval(from, to).items() {
+                match x {
+                    V::Num(n) => idx.push(n),
+                    _ => return V::Dyn,
+                }
+            }
+        }
+        let pick = |n: i64| {
+            let k = if n < 0 { len + n } else { n };
+            (0..len).contains(&k).then(|| items[k as usize].clone())
+        };
+        let picked: Vec<V> = idx.into_iter().filter_map(pick).collect();
+        match (&v, picked.len()) {
+            (_, 1) if !text.contains("..") && !text.contains(',') => {
+                picked.into_iter().next().unwrap_or(V::Dyn)
+            }
+            _ => V::Arr(picked),
         }
     }
 
@@ -547,6 +618,8 @@ pub(crate) fn var_value(vars: &dyn Fn(&str) -> Option<V>, name: &str) -> Option<
         "null" => return Some(V::Str(String::new())),
         "home" => return Some(V::Str("~".into())),
         "pshome" => return Some(V::Str("C:/Windows/System32/WindowsPowerShell/v1.0".into())),
+        // `$ExecutionContext.InvokeCommand.InvokeScript(…)` runs text as `iex` does
+        "executioncontext" => return Some(V::Obj("executioncontext".into())),
         _ => {}
     }
     if let Some(v) = vars(&l) {

@@ -214,6 +214,9 @@ impl Norm<'_> {
                         "-DriveLetter=",
                         "-DisplayName=",
                         "-TaskName=",
+                        "-TaskPath=",
+                        "-Identity=",
+                        "-ResourceGroupName=",
                         "-ProcessName=",
                     ]
                     .iter()
@@ -433,6 +436,12 @@ impl Norm<'_> {
                 .find(|w| !w.text.starts_with('-'))
                 .map_or_else(|| "URL".to_string(), |w| w.text.clone());
             return V::Download(url);
+        }
+        // `$wc = New-Object ('Net.'+'WebClient')`: the object, for its methods later
+        if canonical == "New-Object"
+            && let Some(t) = bound.text("TypeName")
+        {
+            return V::Obj(super::expr::type_name(&t.replace('`', "")));
         }
         V::Dyn
     }

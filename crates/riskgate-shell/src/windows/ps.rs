@@ -116,6 +116,16 @@ impl Norm<'_> {
             }
             return r;
         }
+        // `[array]::Reverse($x)` reverses the array in the variable, in place
+        if let Some(name) = super::syntax::reversed_var(&s.text(a, b)) {
+            let v = match self.ps.vars.get(&name) {
+                Some(V::Arr(items)) => V::Arr(items.iter().rev().cloned().collect()),
+                Some(V::Str(t)) => V::Arr(t.chars().rev().map(|c| V::Str(c.to_string())).collect()),
+                _ => V::Dyn,
+            };
+            self.ps_set(&name, v);
+            return None;
+        }
         let first_word = keyword_at(s, a, b);
         if let Some(k) = first_word {
             return self.ps_keyword(s, &k, a, b, elems, frame);

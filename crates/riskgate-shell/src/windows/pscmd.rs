@@ -27,6 +27,8 @@ enum Head {
     Text(String),
     /// `& $x` with `$x` unknown.
     Dynamic(String),
+    /// `& ([scriptblock]::Create((iwr URL).Content))`: a block of downloaded text, run.
+    Download(V),
 }
 
 /// The evaluated arguments of one command.
@@ -242,6 +244,19 @@ impl Norm<'_> {
                 }
                 (idx.map(|i| Range { first: i, last: i }), V::Dyn)
             }
+            Head::Download(v) => {
+                let pa = self.ps_args(s, rest, frame);
+                self.ps_cmdlet(
+                    "Invoke-Expression",
+                    &[],
+                    pa.redirects,
+                    input,
+                    frame,
+                    span,
+                    Vec::new(),
+                    &[v],
+                )
+            }
             Head::Name(name, explicit_call) => {
                 self.ps_named(s, &name, explicit_call, rest, input, frame, span)
             }
@@ -268,8 +283,10 @@ impl Norm<'_> {
                 [Part::Paren(a, b)] => Some(self.ps_eval(s, *a, *b, frame, false)),
                 _ => None,
             };
-            if let Some(V::Block(text)) = known {
-                return Head::Text(text);
+            match known {
+                Some(V::Block(text)) => return Head::Text(text),
+                Some(v @ V::Download(_)) => return Head::Download(v),
+                _ => {}
             }
             return Head::Dynamic(t);
         }

@@ -262,6 +262,26 @@ pub(crate) fn assignment(s: &Src, a: usize, b: usize) -> Option<(Option<String>,
     Some((plain.then_some(name), e + op_len))
 }
 
+/// The variable (lower case, no `$`) of a statement `[array]::Reverse($x)` (also
+/// `[System.Array]::Reverse( $x )`), which reverses it in place.
+pub(crate) fn reversed_var(stmt: &str) -> Option<String> {
+    let compact: String = stmt
+        .chars()
+        .take(256)
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let rest = compact
+        .strip_prefix("[array]::reverse(")
+        .or_else(|| compact.strip_prefix("[system.array]::reverse("))?;
+    let name = rest
+        .trim_end_matches(';')
+        .strip_prefix('$')?
+        .strip_suffix(')')?;
+    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_'))
+        .then(|| name.to_string())
+}
+
 /// `$x in LIST` → (`$x`, `LIST`).
 pub(crate) fn split_in(cond: &str) -> Option<(&str, &str)> {
     let l = cond.to_ascii_lowercase();
