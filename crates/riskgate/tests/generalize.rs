@@ -572,3 +572,26 @@ fn received_code_loaded_or_installed_where_it_runs_later() {
         "LD_LIBRARY_PATH=./build/lib ./build/bin/app --help",
     ]);
 }
+
+#[test]
+fn unknown_clis_are_read_by_their_names_files_and_api_paths() {
+    at_least_high(&[
+        "octodns-sync --config-file prod.yaml --doit --force",
+        "elasticsearch-curator --config prod.yml delete_all.yml",
+        "atlas schema clean -u \"$PROD_DB_URL\" --auto-approve",
+        "caprover api --path /user/apps/appDefinitions/delete --method POST --data '{}'",
+        "curl -X POST https://api.example.com/2010-04-01/Accounts/AC1.json -d Status=closed",
+        "curl -X POST https://api.example.io/v1/regulations -d '{\"regulationType\":\"DELETE_ONLY\"}'",
+        "nerdctl --namespace k8s.io rm -f $(nerdctl --namespace k8s.io ps -aq)",
+        "rm -rf \"$USER_HOME\"/.ssh",
+    ]);
+    at_most_medium(&[
+        "pscale deploy-request create acme-prod add-index",
+        "fastly purge --service-id SU1Z0 --key product-123",
+        "./scripts/reset-db.sh",
+        "curl -X PATCH http://localhost:8080/v1/tickets/42 -d '{\"status\":\"closed\"}'",
+        "curl -X POST https://api.example.com/v1/jobs -d '{\"type\":\"report\"}'",
+        "shutdown -c",
+        "rm -rf \"$BUILD_DIR\"/out",
+    ]);
+}

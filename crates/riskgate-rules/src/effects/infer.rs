@@ -847,6 +847,37 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     } else {
         kind
     };
+    let said = |word: &str| {
+        let name = named_verb(v).then(|| parts(&v.cmd.program));
+        zone.iter()
+            .flat_map(|(_, w)| parts(w))
+            .chain(name.into_iter().flatten())
+            .any(|p| p == word)
+    };
+    // purging named entries of a cache (`fastly purge --key product-123`, `--url …`) drops
+    // copies the origin serves again
+    if kind == EffectKind::Delete
+        && said("purge")
+        && !says_all
+        && [
+            "--key",
+            "--url",
+            "--surrogate-key",
+            "--path",
+            "--file",
+            "--tag",
+        ]
+        .iter()
+        .any(|f| {
+            v.cmd
+                .raw_argv
+                .iter()
+                .any(|a| a.text == *f || a.text.starts_with(&format!("{f}=")))
+        })
+        && !v.cmd.raw_argv.iter().any(|a| table::is_bulk_flag(&a.text))
+    {
+        return;
+    }
     let t = Target {
         class: TargetClass::CloudResource,
         text,
