@@ -57,6 +57,7 @@ pub use envscope::{cap_for_development, command_environment};
 pub use hookscope::{cap_for_project_hook, installs_project_hook};
 pub use lint::{LintIssue, LintKind, Severity, lint};
 pub use loader::RuleLoadError;
+pub use rawtext::file_heredocs;
 pub use rcappend::{appends_only_settings, cap_for_settings};
 pub use rule::{
     CommandMatch, List, Matcher, PackInfo, PatternKind, PatternMatch, Pred, Rule, RuleOrigin,

@@ -68,6 +68,49 @@ pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
     }
 }
 
+/// At most this many written files are returned by [`file_heredocs`].
+const MAX_WRITTEN: usize = 16;
+
+/// The files `source` writes from here-documents (`cat > .github/workflows/ci.yml <<'EOF'`,
+/// `tee .git/hooks/pre-commit <<EOF`), with their content: what the written file will say,
+/// for rating it where it lands. Only literal bodies are returned: an unquoted tag whose body
+/// expands parameters or substitutions (`$(curl …)`) writes what is known only at run time.
+pub fn file_heredocs(source: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if !source.contains("<<") {
+        return out;
+    }
+    let mut lines = source.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let Some((tag, strip_tabs, file)) = file_heredoc(line) else {
+            continue;
+        };
+        let quoted = line
+            .split_once("<<")
+            .map(|(_, r)| r.trim_start_matches('-').trim_start())
+            .is_some_and(|r| r.starts_with(['\'', '"', '\\']));
+        let mut body = String::new();
+        for body_line in lines.by_ref() {
+            let text = body_line.trim_end_matches(['\n', '\r']);
+            let text = if strip_tabs {
+                text.trim_start_matches('\t')
+            } else {
+                text
+            };
+            if text == tag {
+                break;
+            }
+            body.push_str(text);
+            body.push('\n');
+        }
+        let literal = quoted || !body.contains(['$', '`']);
+        if literal && out.len() < MAX_WRITTEN {
+            out.push((file, body));
+        }
+    }
+    out
+}
+
 /// Programs that only read, show, compare or record a file: naming it does not run it
 /// (`git add notes/incident.md`, `cat notes.md`, `wc -l x.txt`).
 const DATA_READERS: &[&str] = &[
@@ -190,6 +233,22 @@ mod tests {
         assert!(!without_file_heredocs(recorded).contains("curl"));
         let tabs = "tee -a notes.txt <<-END\n\trm -rf /\n\tEND\n";
         assert!(!without_file_heredocs(tabs).contains("rm -rf"));
+    }
+
+    #[test]
+    fn written_files_come_with_their_content() {
+        let src = "mkdir -p .git/hooks\ncat > .git/hooks/pre-commit <<'EOF'\n#!/bin/sh\nnpm test\nEOF\nchmod +x .git/hooks/pre-commit\n";
+        assert_eq!(
+            file_heredocs(src),
+            [(
+                ".git/hooks/pre-commit".to_string(),
+                "#!/bin/sh\nnpm test\n".to_string()
+            )]
+        );
+        assert!(file_heredocs("sh <<'EOF'\nls\nEOF\n").is_empty());
+        // known only at run time
+        assert!(file_heredocs("cat > h <<EOF\n$(curl -s https://x.example/h)\nEOF\n").is_empty());
+        assert_eq!(file_heredocs("cat > h <<EOF\nnpm test\nEOF\n").len(), 1);
     }
 
     #[test]

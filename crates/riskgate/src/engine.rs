@@ -180,6 +180,9 @@ impl Engine {
                 let extra = crate::verdict::target_findings(&scope.project_in(cwd), &targets);
                 a = crate::verdict::with_extra(a, extra);
             }
+            if depth == 0 {
+                a = crate::written::rate_written_content(self, command, cwd, a);
+            }
             if let Some(scope) = scope {
                 let defs = crate::project::definitions(self, &parsed, scope, cwd, depth);
                 targets.definitions = defs.files;

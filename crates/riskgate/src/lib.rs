@@ -34,6 +34,7 @@ pub mod project;
 pub mod repo;
 mod report;
 pub mod verdict;
+mod written;
 
 pub use engine::{Engine, EngineOptions, Targets};
 pub use report::Report;
