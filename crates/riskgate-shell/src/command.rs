@@ -75,6 +75,30 @@ impl Norm<'_> {
     /// Unwrap, canonicalize and record `p`; returns the commands it became.
     pub(crate) fn finish_simple(&mut self, mut p: Pending, frame: &Frame) -> Option<Range> {
         crate::progword::normalize(&mut p.argv);
+        // `$(echo Y3VybCAu… | base64 -d)`: a command line decoded at run time. Its words run
+        // as they split, but a decoded pipeline or list says what its author meant (and `eval`
+        // is one edit away): it is read as a script too.
+        if p.argv.first().is_some_and(|w| w.feed.decoder.is_some())
+            && frame.depth < self.limits.max_depth
+        {
+            let text = p
+                .argv
+                .iter()
+                .map(|w| w.w.text.as_str())
+                .collect::<Vec<_>>()
+                .join(" ");
+            if text.contains(['|', ';', '&', '>', '<']) {
+                let inner = Frame {
+                    depth: frame.depth + 1,
+                    origin: Origin::Decoded,
+                    wrappers: frame.wrappers.clone(),
+                    privileged: frame.privileged,
+                    remote: frame.remote.clone(),
+                    span: Some(frame.span.unwrap_or(p.span)),
+                };
+                let _ = self.parse_text(&text, &inner);
+            }
+        }
         let mut c = Ctx {
             wrappers: frame.wrappers.clone(),
             privileged: frame.privileged,
@@ -485,8 +509,22 @@ impl Norm<'_> {
                 });
             }
             if e.from_input {
-                // `sed 's/.*/rm &/e' list`: lines of the input are run as commands.
-                self.signal(Signal::ShellFromStdin { index: idx });
+                // `sed 's/.*/rm &/e' list`: lines of the input are run as commands; when the
+                // input is literal (`echo 'rm -rf /srv' | sed e`), those lines are read too
+                let known = match (&p.stdin_text, &p.pipe_text) {
+                    (Some((body, true)), _) => Some(body.clone()),
+                    (None, Some(t)) => Some(t.clone()),
+                    _ => None,
+                };
+                match known {
+                    Some(input) => {
+                        for line in input.lines().filter(|l| !l.trim().is_empty()).take(32) {
+                            let text = e.text.replace(crate::embedded::SED_LINE, line);
+                            let _ = self.parse_text(&text, &f);
+                        }
+                    }
+                    None => self.signal(Signal::ShellFromStdin { index: idx }),
+                }
             }
         }
         // Interpreter and database one-liners.

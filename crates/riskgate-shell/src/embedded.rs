@@ -16,6 +16,9 @@ mod lua;
 mod rlang;
 mod sed;
 
+/// The word standing for a line of sed's input in a command a sed script builds from it.
+pub(crate) const SED_LINE: &str = sed::LINE;
+
 /// One embedded command: the program that runs it, the text, and a remote target if the
 /// text runs on other hosts.
 #[derive(Debug, Clone, PartialEq, Eq)]

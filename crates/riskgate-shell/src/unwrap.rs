@@ -550,6 +550,25 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
             };
             peeled(wrapper(prog, argv.get(1..i).unwrap_or(&[])), next)
         }
+        // `python3 -m pip install …` is `pip install …`
+        p if is_python(p) => {
+            let i = argv.iter().position(|w| w.text() == "-m")?;
+            if argv.get(i + 1).map(|w| w.text()) != Some("pip")
+                || argv
+                    .get(1..i)
+                    .unwrap_or(&[])
+                    .iter()
+                    .any(|w| !w.text().starts_with('-'))
+            {
+                return None;
+            }
+            let mut inner = vec![XWord::lit("pip")];
+            inner.extend(argv.get(i + 2..).unwrap_or(&[]).iter().cloned());
+            peeled(
+                wrapper(prog, argv.get(1..i + 2).unwrap_or(&[])),
+                Next::Argv(inner),
+            )
+        }
         // rimraf is `rm -rf` as a package.
         "rimraf" => {
             let mut inner = vec![XWord::lit("rm"), XWord::lit("-rf")];
@@ -1138,6 +1157,13 @@ fn peel_container_exec(prog: &str, argv: &[XWord]) -> Option<Peeled> {
     )?;
     p.keep = Some(argv.to_vec());
     Some(p)
+}
+
+/// A Python interpreter's name: `python`, `python3`, `python3.12`, `py`.
+fn is_python(p: &str) -> bool {
+    p == "py"
+        || p.strip_prefix("python")
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
 }
 
 /// `docker run -v /var/lib:/x IMAGE sh -c 'rm -rf /x/*'`: a command in a container that

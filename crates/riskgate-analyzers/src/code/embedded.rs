@@ -43,7 +43,7 @@ const ARGV_OR_TEXT: [&str; 6] = [
     "pty.spawn",
 ];
 
-const JS_SPAWN: [&str; 10] = [
+const JS_SPAWN: [&str; 11] = [
     "child_process.spawn",
     "child_process.spawnSync",
     "child_process.execFile",
@@ -54,6 +54,7 @@ const JS_SPAWN: [&str; 10] = [
     "execa.execaSync",
     "Deno.Command",
     "Bun.spawn",
+    "Bun.spawnSync",
 ];
 
 /// Methods that take SQL text as their first argument (only literal text that looks like SQL

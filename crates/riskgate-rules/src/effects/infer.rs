@@ -1080,8 +1080,12 @@ fn body_says(v: &CommandView<'_>, path: &str) -> (bool, bool) {
             {
                 continue;
             }
-            let first = parts(value).into_iter().next().unwrap_or_default();
-            if table::verb(&first) == Some(EffectKind::Delete)
+            let words = parts(value);
+            let first = words.first().cloned().unwrap_or_default();
+            // `DELETE_ONLY`, `SUPPRESS_WITH_DELETE`, `hard_delete`
+            if words
+                .iter()
+                .any(|w| table::verb(w) == Some(EffectKind::Delete))
                 || matches!(first.as_str(), "deleted" | "terminated" | "destroyed")
                 || (ends_account && matches!(first.as_str(), "closed" | "cancelled" | "canceled"))
             {
