@@ -482,16 +482,43 @@ fn inside_shown_text(parsed: &ParsedCommand, s: usize, e: usize) -> bool {
         let read_on = parsed.commands.iter().any(
             |d| matches!(d.stdin, Some(riskgate_shell::StdinSource::Pipe { index }) if index == i),
         );
-        let to_file = c
-            .redirects
-            .iter()
-            .any(|r| r.op.contains('>') && r.target.text != "/dev/null");
+        // written to a file that something may run later (`echo 'curl … | sh' > x.sh; sh
+        // x.sh`); a file only read, added or shown afterwards (`> notes/bad.txt`) is data
+        let to_file = c.redirects.iter().any(|r| {
+            r.op.contains('>')
+                && r.target.text != "/dev/null"
+                && (r.op.contains('&')
+                    || parsed
+                        .source
+                        .get(c.span.end..)
+                        .is_none_or(|rest| crate::rawtext::named_by_a_runner(rest, &r.target.text))
+                    || is_runnable_place(&r.target.text))
+        });
         if !SHOWS_TEXT.contains(&c.program.as_str()) || read_on || to_file || c.program_dynamic {
             return false;
         }
         any = true;
     }
     any
+}
+
+/// A file that runs by being where it is (a start-up file, a hook, a cron table, a unit), or
+/// a script by its name: text written there is code, not data.
+fn is_runnable_place(path: &str) -> bool {
+    let class = riskgate_model::effect::classify_path(path);
+    matches!(
+        class,
+        riskgate_model::effect::TargetClass::Persistence
+            | riskgate_model::effect::TargetClass::System
+            | riskgate_model::effect::TargetClass::Credentials
+    ) || path.contains(".git/hooks/")
+        || [
+            ".sh", ".bash", ".zsh", ".py", ".pl", ".rb", ".js", ".ps1", ".bat", ".cmd", ".yml",
+            ".yaml",
+        ]
+        .iter()
+        .any(|x| path.ends_with(x))
+        || !path.rsplit('/').next().unwrap_or(path).contains('.')
 }
 
 fn is_pathlike(w: &str) -> bool {

@@ -149,7 +149,7 @@ const DATA_READERS: &[&str] = &[
 
 /// Whether a command of `rest` names `file` and may run or load it: any program but the
 /// readers of [`DATA_READERS`] (`sh x.sh`, `chmod +x x.sh`, `cp x /etc/cron.d/`).
-fn named_by_a_runner(rest: &str, file: &str) -> bool {
+pub(crate) fn named_by_a_runner(rest: &str, file: &str) -> bool {
     rest.split(['\n', ';', '|', '&', '(', ')', '`'])
         .filter(|segment| segment.contains(file))
         .any(|segment| {
