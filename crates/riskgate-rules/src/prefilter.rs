@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aho_corasick::{AhoCorasick, MatchKind};
 use regex::bytes::{RegexSet, RegexSetBuilder};
@@ -26,14 +27,21 @@ pub(crate) struct Prefilter {
     unfiltered: &'static [u32],
     regex_of: fn(u32) -> Option<&'static str>,
     set: OnceLock<UnfilteredSet>,
-    /// The literals as one automaton, built on first use for large texts only (small texts,
-    /// the common case, keep the table search and pay nothing at start-up).
+    /// The literals as one automaton, built on first use for large texts, or once the
+    /// process has made many checks (a one-shot hook keeps the table search and pays
+    /// nothing at start-up).
     automaton: OnceLock<Option<AhoCorasick>>,
+    /// Checks made so far.
+    checks: AtomicUsize,
 }
 
 /// Texts at least this long are searched with the automaton: the table search costs up to
 /// (longest literal × log literals) per byte, which adversarial megabytes turn into seconds.
 const AUTOMATON_FROM: usize = 16 * 1024;
+
+/// After this many checks a process is a long-running one (`scan`, the hook server, a
+/// library caller): building the automaton once pays for itself, and every text uses it.
+const AUTOMATON_AFTER_CHECKS: usize = 512;
 
 #[derive(Debug)]
 struct UnfilteredSet {
@@ -68,6 +76,7 @@ impl Prefilter {
             regex_of,
             set: OnceLock::new(),
             automaton: OnceLock::new(),
+            checks: AtomicUsize::new(0),
         }
     }
 
@@ -114,9 +123,10 @@ impl Prefilter {
         out
     }
 
-    /// Push the rules of every literal that is a prefix of `rest`.
+    /// The automaton, when a text of `len` bytes is to be searched with it.
     fn automaton_for(&self, len: usize) -> Option<&AhoCorasick> {
-        if len < AUTOMATON_FROM {
+        let checks = self.checks.fetch_add(1, Ordering::Relaxed);
+        if len < AUTOMATON_FROM && checks < AUTOMATON_AFTER_CHECKS {
             return None;
         }
         self.automaton
@@ -129,6 +139,7 @@ impl Prefilter {
             .as_ref()
     }
 
+    /// Push the rules of every literal that is a prefix of `rest`.
     fn literals_at(&self, rest: &[u8], out: &mut Vec<u32>) {
         let lits: &[(&str, &[u32])] = &self.literals;
         let (mut lo, mut hi) = (0usize, lits.len());
@@ -216,6 +227,21 @@ mod tests {
         assert_eq!(pf.candidates("rm -r x"), vec![5, 6]);
         assert_eq!(pf.candidates("ls -la"), Vec::<u32>::new());
         assert_eq!(pf.candidates(""), Vec::<u32>::new());
+    }
+
+    #[test]
+    fn a_long_running_process_switches_to_the_automaton_with_the_same_answers() {
+        let pf = Prefilter::new(LITS, &[], none);
+        for round in 0..(AUTOMATON_AFTER_CHECKS * 2) {
+            assert_eq!(
+                pf.candidates("git push --FORCE-with-lease"),
+                vec![1, 2, 3],
+                "{round}"
+            );
+            assert_eq!(pf.candidates("rm -r x"), vec![5, 6], "{round}");
+            assert_eq!(pf.candidates("ls -la"), Vec::<u32>::new(), "{round}");
+        }
+        assert!(pf.automaton.get().is_some_and(Option::is_some));
     }
 
     #[test]
