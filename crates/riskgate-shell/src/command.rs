@@ -548,7 +548,7 @@ impl Norm<'_> {
                             args: vec![program.clone()],
                         },
                     );
-                    let _ = self.parse_text(body, &f);
+                    let _ = self.shell_text(&program, body, &f);
                     if let Some(d) = p.stdin_feed.downloader {
                         self.signal(Signal::DownloadToShell {
                             downloader: d,

@@ -316,6 +316,9 @@ fn redis_command(argv: &[Word]) -> &[Word] {
 
 /// Does `program` (with `argv`) read a script from stdin?
 pub(crate) fn stdin_reader(program: &str, argv: &[Word]) -> Option<Reader> {
+    if crate::windows::is_windows_shell(program) {
+        return crate::windows::reads_stdin(program, argv).then_some(Reader::Shell);
+    }
     if is_shell(program) {
         let mut i = 1;
         while let Some(w) = argv.get(i) {

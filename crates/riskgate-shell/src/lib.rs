@@ -39,7 +39,7 @@ mod words;
 pub use model::*;
 pub use riskgate_model::Shell;
 pub use watchdog::runaway_workers;
-pub use windows::looks_like_powershell;
+pub use windows::{looks_like_cmd, looks_like_powershell};
 
 use std::time::Duration;
 
@@ -133,13 +133,13 @@ pub fn parse_as_with(input: &str, shell: Option<Shell>, limits: &Limits) -> Pars
 /// Normalization with a panic contained.
 fn guarded(input: &str, limits: &Limits, shell: Option<Shell>) -> ParsedCommand {
     std::panic::catch_unwind(|| match shell {
-        Some(Shell::Bash) => parse_here(input, limits),
+        Some(Shell::Bash) => with_windows_reading(input, limits, parse_here(input, limits), true),
         Some(s) => parse_windows(input, limits, s),
         None if windows::looks_like_powershell(input) => {
             let ps = parse_windows(input, limits, Shell::PowerShell);
             merge_bash(ps, parse_here(input, limits))
         }
-        None => parse_here(input, limits),
+        None => with_windows_reading(input, limits, parse_here(input, limits), false),
     })
     .unwrap_or_else(|_| flat_only(input, limits, "internal error during normalization".into()))
 }
@@ -243,6 +243,70 @@ fn merge_bash(mut ps: ParsedCommand, bash: ParsedCommand) -> ParsedCommand {
         }
     }
     ps
+}
+
+/// Bash's reading of text that is evidently cmd.exe ([`windows::looks_like_cmd`]: `del /s /q
+/// C:\\x`, `rd /s /q D:\\Backups`) or, when the caller said bash (`powershell`: agents' hooks
+/// on Windows send PowerShell as "bash" too), PowerShell: the other dialect's commands, signals
+/// and nested code are added to bash's reading, which keeps all of its own (its completeness
+/// included), so the rating is never lower than bash's alone.
+fn with_windows_reading(
+    input: &str,
+    limits: &Limits,
+    mut bash: ParsedCommand,
+    powershell: bool,
+) -> ParsedCommand {
+    let dialect = if windows::looks_like_cmd(input) {
+        Shell::Cmd
+    } else if powershell && windows::looks_like_powershell(input) {
+        Shell::PowerShell
+    } else {
+        return bash;
+    };
+    let win = parse_windows(input, limits, dialect);
+    let off = bash.commands.len();
+    let re = |i: usize| i + off;
+    for mut c in win.commands {
+        if let Some(StdinSource::Pipe { index }) = c.stdin {
+            c.stdin = Some(StdinSource::Pipe { index: re(index) });
+        }
+        bash.commands.push(c);
+    }
+    for s in win.signals {
+        let s = match s {
+            Signal::DynamicProgram { index } => Signal::DynamicProgram { index: re(index) },
+            Signal::DynamicEval { index } => Signal::DynamicEval { index: re(index) },
+            Signal::ShellFromStdin { index } => Signal::ShellFromStdin { index: re(index) },
+            Signal::DownloadToShell { downloader, shell } => Signal::DownloadToShell {
+                downloader: re(downloader),
+                shell: re(shell),
+            },
+            Signal::EncodedToShell {
+                decoder,
+                shell,
+                decoded,
+            } => Signal::EncodedToShell {
+                decoder: re(decoder),
+                shell: re(shell),
+                decoded,
+            },
+            Signal::RecursiveFork { name, index } => Signal::RecursiveFork {
+                name,
+                index: re(index),
+            },
+        };
+        bash.signals.push(s);
+    }
+    for mut n in win.nested {
+        n.command_index = re(n.command_index);
+        bash.nested.push(n);
+    }
+    for s in win.scripts {
+        if !bash.scripts.contains(&s) && bash.scripts.len() < 64 {
+            bash.scripts.push(s);
+        }
+    }
+    bash
 }
 
 fn parse_here(input: &str, limits: &Limits) -> ParsedCommand {

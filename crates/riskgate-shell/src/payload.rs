@@ -506,7 +506,7 @@ impl Norm<'_> {
                         span: Some(span),
                     };
                     let start = self.commands.len();
-                    let r = self.parse_text(&text, &f);
+                    let r = self.shell_text(&consumer.program, &text, &f);
                     if let Some(d) = decoder {
                         self.signal(Signal::EncodedToShell {
                             decoder: d,

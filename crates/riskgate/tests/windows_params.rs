@@ -170,3 +170,36 @@ fn documentation_lookups_are_data() {
         below_high(&ps(&e, t), t);
     }
 }
+
+#[test]
+fn windows_text_sent_as_bash_is_also_read_in_its_dialect() {
+    let e = Engine::builtin();
+    for shell in [None, Some(Shell::Bash)] {
+        for t in [
+            "rd /s /q E:\\Archive",
+            "del /f /s /q C:\\Windows\\System32\\config\\*",
+            "cmd //c rd /s /q %USERPROFILE%",
+            "vssadmin delete shadows /all /quiet",
+            "echo U3RvcC1Db21wdXRlciAtRm9yY2U= | base64 -d | pwsh -",
+            "printf 'Format-Volume -DriveLetter E -Force' | powershell -NoProfile -Command -",
+        ] {
+            let a = e.assess_command_as(t, shell);
+            high(&a, t);
+        }
+        for t in [
+            "rm -rf ./build",
+            "dir /tmp",
+            "type ls",
+            "net ads join -U admin",
+            "echo U3RvcC1Db21wdXRlciAtRm9yY2U= | base64 -d",
+            "pwsh -File ./build.ps1",
+            "copy_files.sh /src /dst",
+        ] {
+            let a = e.assess_command_as(t, shell);
+            below_high(&a, t);
+        }
+    }
+    // PowerShell sent as bash (a Windows agent's hook)
+    let t = "Remove-Item -Recurse -Force $env:USERPROFILE";
+    high(&e.assess_command_as(t, Some(Shell::Bash)), t);
+}

@@ -506,7 +506,8 @@ impl Norm<'_> {
                 // `cmd /c TEXT`, `cmd /k TEXT`, `cmd /s /c "TEXT"`
                 if let Some(k) = words.iter().position(|w| {
                     let l = w.to_ascii_lowercase();
-                    l == "/c" || l == "/k" || l == "/r"
+                    // `//c`: Git Bash's spelling of `/c`
+                    matches!(l.trim_start_matches('/'), "c" | "k" | "r") && l.starts_with('/')
                 }) {
                     let inner = words.get(k + 1..).unwrap_or(&[]).join(" ");
                     let mut f = frame.clone();

@@ -122,6 +122,126 @@ const WINDOWS_PROGRAMS: &[&str] = &[
     "xcopy",
 ];
 
+/// cmd.exe builtins that no Unix system has as a program (`rd`, `del`, …); `dir`, `type` and
+/// `rmdir` are only cmd.exe's with a `/x` switch.
+const CMD_BUILTINS: &[&str] = &[
+    "del", "erase", "rd", "rmdir", "copy", "move", "ren", "rename", "md", "mklink", "dir", "type",
+    "attrib",
+];
+
+/// Unix top directories, which a `/x` word may be rather than a switch.
+const UNIX_TOPS: &[&str] = &[
+    "bin", "etc", "usr", "var", "tmp", "dev", "opt", "srv", "mnt", "sys", "lib", "run", "net",
+];
+
+/// Whether `w` is evidently a cmd.exe word: a `/x` switch (`/s`, `/q`, `/f:x`, `/all`), a drive
+/// path (`C:\…`) or a `%VAR%` expansion.
+fn cmd_evidence(w: &str) -> bool {
+    let w = w.trim_matches('"');
+    // Git Bash writes `//c` for `/c` (MSYS leaves a doubled slash alone)
+    let switch = w
+        .strip_prefix("//")
+        .or_else(|| w.strip_prefix('/'))
+        .is_some_and(|r| {
+            let name = r.split(':').next().unwrap_or("");
+            (1..=3).contains(&name.len())
+                && name.chars().all(|c| c.is_ascii_alphabetic() || c == '?')
+                && !UNIX_TOPS.contains(&name.to_ascii_lowercase().as_str())
+        });
+    let b = w.as_bytes();
+    let drive = b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'\\';
+    let var = w.matches('%').count() >= 2;
+    switch || drive || var
+}
+
+/// Whether `text` (given as bash) is evidently cmd.exe: a command whose program is a cmd.exe
+/// builtin or a Windows-only program (`del`, `rd`, `vssadmin`, `bcdedit` …) with a `/x`
+/// switch, a `C:\` path or a `%VAR%` among its words.
+pub fn looks_like_cmd(text: &str) -> bool {
+    let head = &text[..crate::floor_char_boundary(text, 64 * 1024)];
+    head.split(['\n', '&', '|', ';', '(']).take(512).any(|cmd| {
+        let mut words = cmd.split_whitespace();
+        let Some(first) = words.next() else {
+            return false;
+        };
+        let l = first.trim_start_matches('@').to_ascii_lowercase();
+        let l = l.strip_suffix(".exe").unwrap_or(&l);
+        let known = CMD_BUILTINS.contains(&l) || is_windows_program(l) || l == "cmd";
+        known && words.take(32).any(cmd_evidence)
+    })
+}
+
+/// Whether `program` is PowerShell or cmd.exe (any case, with or without `.exe`).
+pub(crate) fn is_windows_shell(program: &str) -> bool {
+    let l = program.to_ascii_lowercase();
+    let l = l.strip_suffix(".exe").unwrap_or(&l);
+    matches!(l, "pwsh" | "powershell" | "cmd")
+}
+
+/// Whether PowerShell or cmd.exe started with `argv` reads its commands from stdin: `pwsh -`,
+/// `powershell -Command -`, or no command, script or `/c` at all (`… | pwsh -NoProfile`,
+/// `… | cmd`).
+pub(crate) fn reads_stdin(program: &str, argv: &[Word]) -> bool {
+    let cmd = program.to_ascii_lowercase().starts_with("cmd");
+    let mut words = argv.iter().skip(1);
+    while let Some(w) = words.next() {
+        let l = w.text.to_ascii_lowercase();
+        if l == "-" {
+            return true;
+        }
+        if cmd {
+            if matches!(l.as_str(), "/c" | "/k" | "/r") || !l.starts_with('/') {
+                return false;
+            }
+            continue;
+        }
+        if !l.starts_with('-') && !l.starts_with('/') {
+            // a script file or a command
+            return false;
+        }
+        let name = l.trim_start_matches(['-', '/']);
+        if [
+            "command",
+            "file",
+            "encodedcommand",
+            "c",
+            "f",
+            "e",
+            "ec",
+            "enc",
+        ]
+        .contains(&name)
+            || (name.len() >= 3
+                && ("command".starts_with(name) || "encodedcommand".starts_with(name)))
+        {
+            // `-Command -` reads stdin; `-Command TEXT` does not
+            return words.next().is_some_and(|n| n.text == "-");
+        }
+        if matches!(
+            name,
+            "executionpolicy"
+                | "ep"
+                | "ex"
+                | "exec"
+                | "windowstyle"
+                | "w"
+                | "configurationname"
+                | "workingdirectory"
+                | "wd"
+                | "outputformat"
+                | "of"
+                | "inputformat"
+                | "if"
+                | "settingsfile"
+                | "version"
+                | "v"
+        ) {
+            let _ = words.next();
+        }
+    }
+    true
+}
+
 /// Whether `program` (canonical, lower case, no `.exe`) is a Windows-only program.
 pub(crate) fn is_windows_program(program: &str) -> bool {
     WINDOWS_PROGRAMS.contains(&program)
@@ -227,6 +347,40 @@ mod tests {
         assert!(!looks_like_powershell("pre-commit run --all-files"));
         assert!(!looks_like_powershell("echo $x == 1"));
         assert!(!looks_like_powershell("for x in a b; do echo $x; done"));
+    }
+
+    #[test]
+    fn cmd_detection_and_stdin() {
+        assert!(looks_like_cmd("rd /s /q D:\\Backups"));
+        assert!(looks_like_cmd("cd x && del /f /q *.log"));
+        assert!(looks_like_cmd("@echo off\nrmdir /s /q build"));
+        assert!(looks_like_cmd("cmd //c rd /s /q %USERPROFILE%"));
+        assert!(looks_like_cmd("vssadmin.exe delete shadows /all"));
+        assert!(!looks_like_cmd("rmdir build"));
+        assert!(!looks_like_cmd("dir /tmp"));
+        assert!(!looks_like_cmd("type ls"));
+        assert!(!looks_like_cmd("net ads join -U admin"));
+        assert!(!looks_like_cmd("shutdown -h now"));
+        assert!(!looks_like_cmd("rm -rf /s"));
+        let w = |t: &str| -> Vec<Word> {
+            t.split_whitespace()
+                .map(|x| Word {
+                    text: x.into(),
+                    dynamic: false,
+                })
+                .collect()
+        };
+        assert!(reads_stdin("pwsh", &w("pwsh -")));
+        assert!(reads_stdin("pwsh", &w("pwsh -NoProfile")));
+        assert!(reads_stdin(
+            "powershell",
+            &w("powershell -ep bypass -Command -")
+        ));
+        assert!(!reads_stdin("pwsh", &w("pwsh -Command Get-Date")));
+        assert!(!reads_stdin("pwsh", &w("pwsh -File x.ps1")));
+        assert!(!reads_stdin("pwsh", &w("pwsh ./x.ps1")));
+        assert!(reads_stdin("cmd", &w("cmd")));
+        assert!(!reads_stdin("cmd", &w("cmd /c dir")));
     }
 
     #[test]

@@ -67,6 +67,19 @@ impl Norm<'_> {
         self.ps_block(&s, 0, s.len(), &frame)
     }
 
+    /// Walk `text` as the shell `program` reads it from stdin: PowerShell's and cmd.exe's own
+    /// syntax for `pwsh`/`powershell`/`cmd`, else bash's.
+    pub(crate) fn shell_text(&mut self, program: &str, text: &str, frame: &Frame) -> Option<Range> {
+        if !super::is_windows_shell(program) {
+            return self.parse_text(text, frame);
+        }
+        if program.to_ascii_lowercase().starts_with("cmd") {
+            self.cmd_text(text, frame)
+        } else {
+            self.ps_text(text, frame)
+        }
+    }
+
     /// Walk `s[from..to]` as a list of statements.
     pub(crate) fn ps_block(
         &mut self,
