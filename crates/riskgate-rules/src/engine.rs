@@ -257,6 +257,9 @@ impl CommandEngine {
         let mut out: Vec<Finding> = Vec::new();
         // Per finding: whether every command it matched is aimed at a development resource.
         let mut development: Vec<bool> = Vec::new();
+        // Per deleting data or infrastructure rule: whether every command it matched is aimed
+        // at a production resource.
+        let mut production: Vec<bool> = Vec::new();
         // Per finding that prints secrets: the reducer every matched command's output reaches.
         let mut reduced: Vec<Option<String>> = Vec::new();
         // Per start-up file rule: whether every matched command appends settings only.
@@ -281,11 +284,14 @@ impl CommandEngine {
                 readers.push(i);
             }
             let resources = hit_resources(rule, &hit, views);
+            let env = match hit {
+                Hit::Command(i) => views.get(i).map(|v| envscope::command_environment(v.cmd)),
+                Hit::Raw(_) | Hit::Script(..) => None,
+            };
+            let prod = env == Some(Environment::Prod);
             let (dev, reducer, settings) = match hit {
                 Hit::Command(i) => (
-                    views
-                        .get(i)
-                        .is_some_and(|v| envscope::command_environment(v.cmd) == Environment::Dev),
+                    env == Some(Environment::Dev),
                     sinks::reducer(views, i).or_else(|| views.get(i).and_then(sinks::own_field)),
                     views
                         .get(i)
@@ -322,6 +328,9 @@ impl CommandEngine {
                 if let Some(d) = development.get_mut(i) {
                     *d &= dev;
                 }
+                if let Some(p) = production.get_mut(i) {
+                    *p &= prod;
+                }
                 if let Some(st) = settings_only.get_mut(i) {
                     *st &= settings;
                 }
@@ -352,6 +361,7 @@ impl CommandEngine {
             // throwaway values; files of keys and credentials are never lowered by a name
             let dev_secret = prints_secrets && rule.tags().iter().any(|t| t == "secrets");
             development.push(dev && (envscope::is_scoped(rule.tags()) || dev_secret));
+            production.push(prod && envscope::deletes_data(rule.id(), rule.tags()));
             reduced.push(reducer.filter(|_| sinks::prints_secrets(rule.tags())));
             settings_only.push(settings && rule.tags().iter().any(|t| t == "shell-rc"));
             throwaway.push(placeholder && credscope::is_credential_rule(rule.tags()));
@@ -364,6 +374,9 @@ impl CommandEngine {
                         .any(|t| t == "filesystem" || t == "containers")
                     && rule.tags().iter().any(|t| t == "destructive"),
             );
+        }
+        for (f, _) in out.iter_mut().zip(&production).filter(|(_, p)| **p) {
+            envscope::raise_for_production(f);
         }
         for (f, _) in out.iter_mut().zip(&project_listed).filter(|(_, p)| **p) {
             envscope::cap_for_project_listing(f);

@@ -221,6 +221,32 @@ pub fn cap_for_development(f: &mut Finding) {
         .push_str(" (on a development or test resource: at most MEDIUM)");
 }
 
+/// Whether a rule deletes data or infrastructure (scoped by environment, and tagged
+/// `destructive`/`data-loss` or named for a delete): on production it is at least HIGH.
+pub(crate) fn deletes_data(id: &str, tags: &[impl AsRef<str>]) -> bool {
+    is_scoped(tags)
+        && (tags
+            .iter()
+            .any(|t| matches!(t.as_ref(), "destructive" | "data-loss"))
+            || [
+                "delete", "drop", "purge", "truncate", "wipe", "destroy", "flush",
+            ]
+            .iter()
+            .any(|w| id.contains(w)))
+}
+
+/// Raise `f` to HIGH: every command it matched deletes a production resource (the mirror of
+/// [`cap_for_development`]).
+pub(crate) fn raise_for_production(f: &mut Finding) {
+    if f.level != RiskLevel::Medium {
+        return;
+    }
+    f.level = RiskLevel::High;
+    f.score = f.score.max(62);
+    f.description
+        .push_str(" (on a production resource: at least HIGH)");
+}
+
 /// Cap `f` at MEDIUM: every command it matched deletes entries of a listing of project paths.
 pub(crate) fn cap_for_project_listing(f: &mut Finding) {
     // already MEDIUM: keep it so, with room for the other findings' bump

@@ -471,7 +471,12 @@ impl Norm<'_> {
                 )
             })
             .map(|t| (t, true));
-        self.follow_script(idx, p.stdin_text.as_ref().or(piped.as_ref()), &base);
+        self.follow_script(
+            idx,
+            p.stdin_text.as_ref().or(piped.as_ref()),
+            p.pipe_text.as_ref(),
+            &base,
+        );
         // Commands other programs run through a shell (`script -c`, `vim -c '!…'`, awk and
         // interpreter `system("…")`, `tar --checkpoint-action=exec=`, `pssh`, `gcloud … ssh`).
         for e in crate::embedded::commands(&program, &raw) {

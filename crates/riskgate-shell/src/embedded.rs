@@ -10,6 +10,7 @@ use crate::Shell;
 use crate::model::Word;
 
 mod awk;
+mod gitcfg;
 mod jvm;
 mod langs;
 mod lua;
@@ -293,6 +294,24 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                     out.push(emb(program, v, Some(host.unwrap_or("(vm)"))));
                 }
                 i += 1;
+            }
+        }
+        "git" => {
+            for c in gitcfg::commands(&args) {
+                out.push(emb("git config", &c, None));
+            }
+        }
+        // `less +'!CMD' FILE`: less runs `!CMD` through the shell at start
+        "less" | "more" => {
+            for a in &args {
+                if let Some(c) = a
+                    .strip_prefix('+')
+                    .map(|r| r.trim_start_matches(':'))
+                    .and_then(|r| r.strip_prefix('!'))
+                    .filter(|c| !c.trim().is_empty())
+                {
+                    out.push(emb(program, c, None));
+                }
             }
         }
         "sed" | "gsed" => {

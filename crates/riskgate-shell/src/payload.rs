@@ -316,7 +316,7 @@ pub(crate) fn printf(fmt: &str, args: &[&str]) -> Option<String> {
 }
 
 /// What `c` writes given `input` on stdin, for the transformations we can follow.
-fn transform(c: &SimpleCommand, input: &str) -> Option<String> {
+pub(crate) fn transform(c: &SimpleCommand, input: &str) -> Option<String> {
     let positional = c.raw_argv.iter().skip(1).any(|w| !w.text.starts_with('-'));
     let out = match decoder_label(c) {
         Some("base64 -d") | Some("openssl base64 -d") if !positional || c.program == "openssl" => {

@@ -338,12 +338,13 @@ impl Norm<'_> {
         &mut self,
         idx: usize,
         stdin_text: Option<&(String, bool)>,
+        pipe_text: Option<&String>,
         base: &Frame,
     ) {
         let Some(cmd) = self.commands.get(idx).cloned() else {
             return;
         };
-        self.note_writes(&cmd, stdin_text);
+        self.note_writes(&cmd, stdin_text, pipe_text);
         let raw: Vec<&str> = cmd.raw_argv.iter().map(|w| w.text.as_str()).collect();
         let args: Vec<&Word> = cmd.raw_argv.iter().skip(1).collect();
         for (name, value) in &cmd.assignments {
@@ -406,7 +407,12 @@ impl Norm<'_> {
         self.follow_file_run(idx, &cmd, &raw, base);
     }
 
-    fn note_writes(&mut self, cmd: &SimpleCommand, stdin_text: Option<&(String, bool)>) {
+    fn note_writes(
+        &mut self,
+        cmd: &SimpleCommand,
+        stdin_text: Option<&(String, bool)>,
+        pipe_text: Option<&String>,
+    ) {
         let mut out: Option<Option<String>> = None;
         for r in &cmd.redirects {
             let op = r.op.trim_start_matches('1');
@@ -419,7 +425,9 @@ impl Norm<'_> {
                     if cmd.program.is_empty() {
                         Some(String::new())
                     } else {
+                        // what it makes of a known input (`echo cm0g… | base64 -d > /tmp/z`)
                         crate::payload::produce(cmd)
+                            .or_else(|| pipe_text.and_then(|t| crate::payload::transform(cmd, t)))
                     }
                 })
                 .clone();

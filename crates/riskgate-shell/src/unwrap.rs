@@ -534,7 +534,9 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
         "env" => peel_env(argv),
         "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
         | "oc" => peel_container_exec(prog, argv),
-        "npx" | "pnpx" | "bunx" | "pnpm" | "yarn" | "bun" => peel_package_runner(prog, argv),
+        "npx" | "pnpx" | "bunx" | "pnpm" | "yarn" | "bun" | "npm" => {
+            peel_package_runner(prog, argv)
+        }
         // `cross-env NODE_ENV=production CMD …`: env for Node projects.
         "cross-env" | "cross-env-shell" => {
             let i = argv
@@ -1349,6 +1351,7 @@ fn peel_package_runner(prog: &str, argv: &[XWord]) -> Option<Peeled> {
         "npx" | "pnpx" | "bunx" => 1,
         "pnpm" | "yarn" if argv.get(1).map(XWord::text) == Some("dlx") => 2,
         "bun" if argv.get(1).map(XWord::text) == Some("x") => 2,
+        "npm" if matches!(argv.get(1).map(XWord::text), Some("exec" | "x")) => 2,
         _ => return None,
     };
     if let Some(k) = argv
@@ -1367,6 +1370,12 @@ fn peel_package_runner(prog: &str, argv: &[XWord]) -> Option<Peeled> {
         &["--package", "--cache", "--registry"],
         false,
     );
+    // `npm exec --yes -- rimraf …`: the package's argv follows `--`
+    let i = if argv.get(i).map(XWord::text) == Some("--") {
+        i + 1
+    } else {
+        i
+    };
     let first = argv.get(i)?;
     let pkg = first.text();
     let bare = match pkg.rfind('@') {

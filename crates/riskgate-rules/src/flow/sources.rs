@@ -58,6 +58,15 @@ pub(super) fn dump_source(c: &SimpleCommand) -> Option<Taint> {
         | "pg_basebackup" => Some(Data::Dump),
         "redis-cli" if raw(c).any(|t| t == "--rdb") => Some(Data::Dump),
         "etcdctl" if p0 == "snapshot" => Some(Data::Dump),
+        // captured traffic written to stdout (`tcpdump -w -`): credentials and sessions
+        "tcpdump" | "tshark" | "dumpcap" | "windump"
+            if raw(c)
+                .zip(raw(c).skip(1))
+                .any(|(a, b)| a == "-w" && b == "-")
+                || raw(c).any(|t| t == "-w-") =>
+        {
+            Some(Data::Dump)
+        }
         "sqlite3" | "sqlite" if raw(c).any(|t| t.starts_with(".dump")) => Some(Data::Dump),
         "vault" if c.positionals().any(|w| w.text == "export") => Some(Data::Secret),
         "vault" if c.positionals().any(|w| w.text == "snapshot") => Some(Data::Dump),
