@@ -237,7 +237,8 @@ impl CommandEngine {
         let raw_text = crate::rawtext::without_file_heredocs(&parsed.source);
         self.rules.for_patterns(Target::Raw, &raw_text, |r| {
             if let Some(h) = matcher::rule_matches_raw(r, &raw_text)
-                && !matches!(h, Hit::Raw((s, e)) if inside_shown_text(parsed, s, e))
+                && !matches!(h, Hit::Raw((s, e))
+                    if inside_shown_text(parsed, s, e) || crate::psdata::in_data(&raw_text, s, e))
             {
                 hits.push((r, h));
             }
@@ -492,9 +493,12 @@ fn inside_shown_text(parsed: &ParsedCommand, s: usize, e: usize) -> bool {
         if !(c.span.start <= s && e <= c.span.end) {
             continue;
         }
-        let read_on = parsed.commands.iter().any(
-            |d| matches!(d.stdin, Some(riskgate_shell::StdinSource::Pipe { index }) if index == i),
-        );
+        // read on by another command; a PowerShell writer of a data file (`Write-Output '…' |
+        // Out-File notes.txt`) is read like a redirect to that file (below)
+        let read_on = parsed.commands.iter().enumerate().any(|(j, d)| {
+            matches!(d.stdin, Some(riskgate_shell::StdinSource::Pipe { index }) if index == i)
+                && !writes_data_file(parsed, j, d)
+        });
         // written to a file that something may run later (`echo 'curl … | sh' > x.sh; sh
         // x.sh`); a file only read, added or shown afterwards (`> notes/bad.txt`) is data
         let to_file = c.redirects.iter().any(|r| {
@@ -513,6 +517,37 @@ fn inside_shown_text(parsed: &ParsedCommand, s: usize, e: usize) -> bool {
         any = true;
     }
     any
+}
+
+/// Whether command `j` is a PowerShell cmdlet that writes its input to a file (`Out-File`,
+/// `Set-Content`, `Add-Content`), is read on by nothing, and writes a file nothing runs later
+/// and that does not run by being where it is.
+fn writes_data_file(parsed: &ParsedCommand, j: usize, d: &riskgate_shell::SimpleCommand) -> bool {
+    if !matches!(
+        d.program.as_str(),
+        "Out-File" | "Set-Content" | "Add-Content"
+    ) {
+        return false;
+    }
+    let piped_on = parsed.commands.iter().any(
+        |x| matches!(x.stdin, Some(riskgate_shell::StdinSource::Pipe { index }) if index == j),
+    );
+    let Some(target) = d.args.iter().find(|a| !a.text.starts_with('-')) else {
+        return false;
+    };
+    let base = target
+        .text
+        .rsplit(['/', '\\'])
+        .next()
+        .unwrap_or(&target.text);
+    !piped_on
+        && !target.dynamic
+        && !base.is_empty()
+        && !is_runnable_place(&target.text)
+        && parsed
+            .source
+            .get(d.span.end..)
+            .is_some_and(|rest| !crate::rawtext::named_by_a_runner(rest, base))
 }
 
 /// A file that runs by being where it is (a start-up file, a hook, a cron table, a unit), or

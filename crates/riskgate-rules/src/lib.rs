@@ -42,6 +42,7 @@ mod loader;
 mod matcher;
 mod predicate;
 mod prefilter;
+mod psdata;
 mod rawtext;
 mod rcappend;
 mod rule;

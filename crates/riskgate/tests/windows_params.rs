@@ -160,14 +160,26 @@ fn cmd_substrings_and_console_host_are_read() {
 }
 
 #[test]
-fn documentation_lookups_are_data() {
+fn documentation_lookups_comments_and_written_text_are_data() {
     let e = Engine::builtin();
     for t in [
         "help Clear-EventLog -Online",
         "Get-Help Format-Volume -Examples",
         "Get-Help Remove-Item -Parameter Recurse",
+        "Write-Output 'never: bcdedit /set {default} recoveryenabled No' | Out-File .\\notes\\avoid.txt",
+        "Write-Output 'wevtutil cl Security is what attackers run' | Set-Content -Path docs\\iocs.md",
+        "# do not run:\n#   vssadmin delete shadows /all /quiet\nWrite-Host 'see the runbook'",
+        "<#\n  bcdedit /set {default} recoveryenabled No\n#>\nGet-Date",
+        "$sample = @'\nvssadmin delete shadows /all /quiet\nwevtutil cl Security\n'@\n$sample | Out-File -Encoding utf8 .\\tests\\fixtures\\iocs.txt",
     ] {
         below_high(&ps(&e, t), t);
+    }
+    for t in [
+        "Write-Output 'vssadmin delete shadows /all /quiet' | Out-File .\\c.bat; cmd /c .\\c.bat",
+        "$s = @'\nvssadmin delete shadows /all /quiet\n'@\nInvoke-Expression $s",
+        "vssadmin delete shadows /all /quiet # cleanup",
+    ] {
+        high(&ps(&e, t), t);
     }
 }
 
