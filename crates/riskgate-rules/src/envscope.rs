@@ -85,7 +85,22 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
         .filter(|w| !w.text.chars().any(char::is_whitespace) && !w.text.starts_with(['/', '~']))
         .map(|w| w.text.as_str())
         // `export RAILS_ENV=test` earlier in the script
-        .chain(cmd.context_env.iter().map(|(_, v)| v.as_str()));
+        .chain(cmd.context_env.iter().map(|(_, v)| v.as_str()))
+        // the entries of the listing it runs once for stand for its targets (`docker ps
+        // --filter label=…project=acme-dev -q | xargs docker stop`)
+        // (key patterns and globs, `tmp:*`, select keys, not an environment)
+        .chain(cmd.iterates.iter().flat_map(|l| {
+            l.command
+                .split_whitespace()
+                .skip(1)
+                .chain(
+                    l.filter
+                        .as_deref()
+                        .into_iter()
+                        .flat_map(str::split_whitespace),
+                )
+                .filter(|w| !w.contains([':', '*', '?']))
+        }));
     let mut loopback = false;
     let mut everything = false;
     let mut named = Vec::new();

@@ -574,6 +574,20 @@ fn received_code_loaded_or_installed_where_it_runs_later() {
 }
 
 #[test]
+fn a_narrowed_listing_still_names_what_it_selects() {
+    at_least_high(&[
+        "sudo docker ps --filter label=env=prod -q | while read -r c; do\n  sudo docker stop \"$c\"\n  sudo docker rm -v \"$c\"\ndone",
+        "docker ps --format '{{.Names}}' | grep -E 'postgres|mysql' | while read c; do docker rm -fv \"$c\"; done",
+        "kubectl get deploy -n prod -o name | xargs kubectl delete -n prod",
+    ]);
+    at_most_medium(&[
+        "docker ps --filter label=com.docker.compose.project=acme-dev -q | xargs -r docker stop",
+        "docker ps --format '{{.Names}}' | grep test- | xargs -r docker rm -f",
+        "docker ps --format '{{.Names}}' | grep -E 'postgres|mysql' | while read c; do docker restart \"$c\"; done",
+    ]);
+}
+
+#[test]
 fn programs_escape_hatches_run_code() {
     at_least_high(&[
         "git -c core.sshCommand='sh -c \"rm -rf ~\"' fetch",

@@ -2,7 +2,7 @@
 //! files, containers, cloud resources, and the keys and objects of key-value and object
 //! stores, whose scans feed deletes whatever pattern they select).
 
-use riskgate_model::effect::Environment;
+use riskgate_model::effect::{Environment, classify_env};
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{Listing, ParsedCommand, SimpleCommand};
 
@@ -88,6 +88,47 @@ fn delete_kind(c: &SimpleCommand) -> Option<&'static str> {
         "systemctl" => matches!(p0, "stop" | "disable" | "mask" | "kill").then_some("services"),
         _ => None,
     }
+}
+
+/// A listing narrowed to production (`docker ps --filter label=env=prod`, `kubectl get pods
+/// -n prod`, `… | grep prod-`): every production entry it names.
+fn selects_production(l: &Listing) -> bool {
+    let words = l.command.split_whitespace().skip(1).chain(
+        l.filter
+            .as_deref()
+            .into_iter()
+            .flat_map(str::split_whitespace),
+    );
+    classify_env(words) == Environment::Prod
+}
+
+/// Containers a listing selects by a database's name (`grep -E 'postgres|mysql'`), removed
+/// with their volumes (`docker rm -v`): the databases' data goes with them.
+fn databases_with_volumes(c: &SimpleCommand, l: &Listing) -> bool {
+    let volumes = raw(c).any(|t| {
+        t == "--volumes" || (t.starts_with('-') && !t.starts_with("--") && t.contains('v'))
+    });
+    let databases = l.filter.as_deref().is_some_and(|f| {
+        let f = f.to_ascii_lowercase();
+        [
+            "postgres",
+            "mysql",
+            "mariadb",
+            "mongo",
+            "redis",
+            "elastic",
+            "cassandra",
+            "clickhouse",
+            "influx",
+            "-db",
+            "db-",
+            "_db",
+            "database",
+        ]
+        .iter()
+        .any(|d| f.contains(d))
+    });
+    volumes && databases && matches!(c.program.as_str(), "docker" | "podman" | "nerdctl")
 }
 
 /// Words that name development processes: dev servers, watchers, test runners, workers of
@@ -288,7 +329,7 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             let bulk = if files {
                 (l.every && listed_system_path(l)) || listed_precious_entries(l)
             } else {
-                l.every || store
+                l.every || store || selects_production(l) || databases_with_volumes(c, l)
             };
             if !bulk {
                 continue;
