@@ -148,6 +148,26 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
         }
         named.push(w);
     }
+    // a side database of this machine's Redis (`redis-cli -n 15 FLUSHDB`, no server given:
+    // redis-cli reads none from the environment); database 0 is the application's own
+    if matches!(
+        cmd.program.as_str(),
+        "redis-cli" | "valkey-cli" | "keydb-cli"
+    ) && cmd.remote.is_none()
+    {
+        let raw: Vec<&str> = cmd.raw_argv.iter().map(|w| w.text.as_str()).collect();
+        let elsewhere = raw.iter().any(|t| {
+            matches!(*t, "-h" | "-u" | "--uri" | "--tls" | "--cluster" | "-s")
+                || t.starts_with("-h")
+                || t.starts_with("--uri=")
+        });
+        let side_db = raw
+            .windows(2)
+            .any(|w| w[0] == "-n" && w[1].parse::<u32>().is_ok_and(|n| n > 0));
+        if !elsewhere && side_db {
+            loopback = true;
+        }
+    }
     // A service on this machine is a development one for a named resource; wiping all of
     // it (`DELETE localhost:9200/_all`, `logs-*`, FLUSHALL) is not presumed harmless.
     match classify_env(named) {

@@ -574,6 +574,21 @@ fn received_code_loaded_or_installed_where_it_runs_later() {
 }
 
 #[test]
+fn topic_branches_side_databases_and_dev_images_are_development() {
+    at_least_high(&[
+        "neonctl branches delete main --project-id polished-sun-123456",
+        "redis-cli FLUSHDB",
+        "redis-cli -h redis.prod.internal -n 15 FLUSHDB",
+        "docker inspect myapp:prod --format '{{.Config.Env}}'",
+    ]);
+    at_most_medium(&[
+        "neonctl branches delete feature-x --project-id polished-sun-123456",
+        "redis-cli -n 15 FLUSHDB",
+        "docker inspect myapp:dev --format '{{.Config.Env}}'",
+    ]);
+}
+
+#[test]
 fn a_narrowed_listing_still_names_what_it_selects() {
     at_least_high(&[
         "sudo docker ps --filter label=env=prod -q | while read -r c; do\n  sudo docker stop \"$c\"\n  sudo docker rm -v \"$c\"\ndone",

@@ -833,6 +833,16 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
                 || switches_off_protection(&t)
         });
     let mut environment = classify_env(env_words(v));
+    // a topic branch of a branching service (`neonctl branches delete feature-x`, a
+    // PlanetScale or Supabase branch): a development copy, as a Git topic branch is
+    if environment == Environment::Unknown
+        && zone
+            .iter()
+            .any(|(_, w)| matches!(*w, "branch" | "branches"))
+        && is_topic_branch(&text)
+    {
+        environment = Environment::Dev;
+    }
     // a CLI that works in test mode unless told otherwise (`stripe … --live`)
     if let Some((_, live)) = TEST_MODE.iter().find(|(p, _)| *p == v.cmd.program)
         && environment == Environment::Unknown
@@ -892,6 +902,31 @@ fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         weight: if noun { 8 } else { 0 },
         guessed: true,
     });
+}
+
+/// A branch name of a feature, fix, preview or experiment (`feature-x`, `feat/search`,
+/// `fix-123`, `preview-pr-42`), not a long-lived one (`main`, `production`).
+fn is_topic_branch(name: &str) -> bool {
+    let first = parts(name).into_iter().next().unwrap_or_default();
+    matches!(
+        first.as_str(),
+        "feature"
+            | "feat"
+            | "fix"
+            | "bugfix"
+            | "topic"
+            | "preview"
+            | "wip"
+            | "spike"
+            | "exp"
+            | "experiment"
+            | "test"
+            | "dev"
+            | "pr"
+            | "dependabot"
+            | "renovate"
+            | "chore"
+    )
 }
 
 /// A setting that turns a protection off: `bruteForceProtected=false`, `otpPolicyType=none`,
