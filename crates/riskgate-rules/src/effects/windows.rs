@@ -559,7 +559,8 @@ pub(crate) fn effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             } else {
                 None
             });
-            if let Some(p) = dest {
+            // an upload's destination is a URL, not a file written here
+            if let Some(p) = dest.filter(|p| !p.contains("://")) {
                 push(Effect::new(0, EffectKind::Overwrite, path_target(p)));
             }
             // the request itself is rated like curl's (see `infer::http_effects`)

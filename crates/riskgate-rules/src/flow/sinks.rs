@@ -72,6 +72,22 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
                 sending || c.args.iter().any(|a| a.text.starts_with("-Body=")),
             ));
         }
+        // BITS uploads its source to a URL destination (`-TransferType Upload`)
+        "Start-BitsTransfer" => {
+            let dest = c.positionals().nth(1).map(|w| w.text.clone())?;
+            let upload = c
+                .args
+                .iter()
+                .any(|a| a.text.eq_ignore_ascii_case("-TransferType=Upload"));
+            let local_source = c
+                .positionals()
+                .next()
+                .is_some_and(|w| !w.text.contains("://"));
+            if !dest.contains("://") || !(upload || local_source) {
+                return None;
+            }
+            return (!is_local(&dest)).then_some((dest, false));
+        }
         "Send-MailMessage" => {
             let to = c
                 .args

@@ -91,6 +91,23 @@ pub(super) fn dump_source(c: &SimpleCommand) -> Option<Taint> {
 }
 
 /// A directory that holds secrets (archived or copied whole: `tar czf k.tgz ~/.ssh`).
+/// A Windows profile's credential store (`~/AppData/Roaming/Microsoft/Credentials`, a
+/// browser's `Login Data`, the Vault and DPAPI keys): the places Windows classes with the
+/// credentials.
+fn windows_store(p: &str) -> Option<&'static str> {
+    let l = p.to_ascii_lowercase();
+    if KEY_FILES
+        .iter()
+        .any(|k| k.starts_with('.') && l.ends_with(k))
+    {
+        return Some("a key, certificate or password database file");
+    }
+    (l.contains("/appdata/")
+        && riskgate_model::effect::classify_path(p)
+            == riskgate_model::effect::TargetClass::Credentials)
+        .then_some("a Windows credential store")
+}
+
 fn secret_dir(p: &str) -> Option<&'static str> {
     let d = p.trim_end_matches('/');
     match d {
@@ -197,10 +214,14 @@ pub(super) fn secret_source(c: &SimpleCommand) -> Option<Taint> {
         c.args.iter().find_map(|w| {
             let t = w.text.as_str();
             let f = t.split_once('=').map_or(t, |(_, f)| f);
-            (!f.contains(char::is_whitespace) && f.contains('/'))
+            // a canonical Windows path is one word, spaces and all (`…/User Data/…`)
+            let windows_path =
+                f.starts_with("~/") || f.as_bytes().get(1..3) == Some(b":/".as_slice());
+            ((windows_path || !f.contains(char::is_whitespace)) && f.contains('/'))
                 .then(|| {
                     sensitive_kind(f)
                         .or_else(|| secret_dir(f))
+                        .or_else(|| windows_store(f))
                         .map(|k| (f.to_string(), k))
                 })
                 .flatten()
@@ -251,6 +272,23 @@ fn printed_secret_variable(c: &SimpleCommand) -> Option<String> {
 
 /// Commands whose output is stored credentials (PowerShell's credential and secret cmdlets,
 /// `cmdkey /list`, `vaultcmd /listcreds`, a secure string made readable).
+/// Names and extensions (after a `*`) of key, certificate and password-database files.
+const KEY_FILES: &[&str] = &[
+    ".pfx",
+    ".p12",
+    ".pem",
+    ".key",
+    ".kdbx",
+    ".ppk",
+    "id_rsa",
+    "id_ed25519",
+    "id_ecdsa",
+    ".jks",
+    ".keystore",
+    ".ovpn",
+    ".rdp",
+];
+
 fn credential_reader(c: &SimpleCommand) -> Option<&'static str> {
     let p = c.program.as_str();
     Some(match p {
@@ -267,6 +305,30 @@ fn credential_reader(c: &SimpleCommand) -> Option<&'static str> {
         }
         "vaultcmd" if raw(c).any(|t| t.to_ascii_lowercase().contains("listcreds")) => {
             "the Windows Vault"
+        }
+        // `netsh wlan show profile name=X key=clear`: the Wi-Fi password in clear
+        "netsh"
+            if raw(c).any(|t| t.eq_ignore_ascii_case("wlan"))
+                && raw(c).any(|t| t.eq_ignore_ascii_case("key=clear")) =>
+        {
+            "Wi-Fi passwords"
+        }
+        // a search for key, certificate and password-database files (`Get-ChildItem C:\
+        // -Recurse -Include *.pfx,*.pem,id_rsa`)
+        "Get-ChildItem"
+            if c.args.iter().any(|a| {
+                a.text
+                    .split_once('=')
+                    .filter(|(f, _)| matches!(*f, "-Include" | "-Filter"))
+                    .is_some_and(|(_, v)| {
+                        v.split(',').any(|p| {
+                            let p = p.trim().trim_start_matches('*').to_ascii_lowercase();
+                            KEY_FILES.iter().any(|k| p == *k)
+                        })
+                    })
+            }) =>
+        {
+            "key, certificate and password files found by a search"
         }
         _ => return None,
     })
@@ -335,7 +397,15 @@ pub(super) fn outputs(c: &SimpleCommand) -> Vec<String> {
                         .or_else(|| a.text.strip_prefix("-Destination="))
                 })
                 .map(str::to_string)
-                .or_else(|| c.positionals().nth(1).map(|w| w.text.clone()));
+                // `Compress-Archive A B DEST`: the last of several positionals; with its input
+                // piped (`$found | Compress-Archive -DestinationPath DEST`), the only one
+                .or_else(|| {
+                    let p: Vec<_> = c.positionals().collect();
+                    let piped = c.stdin.is_some() && p.len() == 1;
+                    p.get(usize::from(!piped)..)
+                        .and_then(|r| r.last())
+                        .map(|w| w.text.clone())
+                });
             out.extend(dest);
         }
         "Out-File" | "Set-Content" | "Add-Content" | "Export-Csv" | "Export-Clixml" => {

@@ -139,7 +139,7 @@ pub(crate) static CMDLETS: &[Spec] = &[
     ("Where-Object", &["FilterScript:v0", "Property:v", "Value:v", "InputObject:v"]),
     ("Invoke-WebRequest", &["Uri,Url:v0", "OutFile:p", "Method:v", "Body:v", "Headers:v", "UseBasicParsing:s", "Credential:v", "ContentType:v", "InFile:p", "UserAgent:v", "Proxy:v", "SessionVariable,SV:v", "WebSession:v", "TimeoutSec:v", "SkipCertificateCheck:s", "Form:v", "PassThru:s", "UseDefaultCredentials:s", "MaximumRedirection:v", "Resume:s"]),
     ("Invoke-RestMethod", &["Uri,Url:v0", "OutFile:p", "Method:v", "Body:v", "Headers:v", "UseBasicParsing:s", "Credential:v", "ContentType:v", "InFile:p", "UserAgent:v", "Proxy:v", "SessionVariable,SV:v", "WebSession:v", "TimeoutSec:v", "SkipCertificateCheck:s", "Form:v", "PassThru:s", "UseDefaultCredentials:s", "Authentication:v", "Token:v", "MaximumRedirection:v"]),
-    ("Start-BitsTransfer", &["Source:v0", "Destination:p1", "Asynchronous:s", "DisplayName:v", "Priority:v", "TransferType:v", "Credential:v"]),
+    ("Start-BitsTransfer", &["Source:p0", "Destination:p1", "Asynchronous:s", "DisplayName:v", "Priority:v", "TransferType:v", "Credential:v"]),
     ("Set-Alias", &["Name:v0", "Value:v1", "Option:v", "Scope:v", "Description:v", "Force:s", "PassThru:s"]),
     ("New-Alias", &["Name:v0", "Value:v1", "Option:v", "Scope:v", "Description:v", "Force:s", "PassThru:s"]),
     ("Set-Variable", &["Name:v0", "Value:v1", "Scope:v", "Option:v", "Visibility:v", "Description:v", "Force:s", "PassThru:s"]),

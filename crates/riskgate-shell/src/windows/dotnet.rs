@@ -110,6 +110,38 @@ impl Eval<'_> {
                 });
                 V::Download(url)
             }
+            // `UploadData(URL, $bytes)`, `UploadString(URL, 'POST', $s)`, `UploadFile(URL,
+            // PATH)`: a request that sends, its data as written when not known
+            (
+                "net.webclient",
+                "uploaddata" | "uploadstring" | "uploadfile" | "uploadvalues" | "uploaddataasync"
+                | "uploadstringasync" | "uploadfileasync",
+            ) => {
+                let url = text(0).unwrap_or_else(|| "URL".into());
+                let last = args.len().saturating_sub(1);
+                let data = text(last)
+                    .filter(|_| last > 0)
+                    .or_else(|| {
+                        let src = self.call_src.rsplit(',').next().unwrap_or("").trim();
+                        src.starts_with('$').then(|| src.to_string())
+                    })
+                    .unwrap_or_else(|| "(data)".into());
+                let flag = if m.starts_with("uploadfile") {
+                    "-InFile"
+                } else {
+                    "-Body"
+                };
+                self.calls.push(Synth {
+                    argv: vec![
+                        "Invoke-WebRequest".into(),
+                        url,
+                        "-Method=POST".into(),
+                        format!("{flag}={data}"),
+                    ],
+                    via: via("Net.WebClient", m),
+                });
+                V::Dyn
+            }
             ("net.webclient", "downloadfile") => {
                 let url = text(0).unwrap_or_else(|| "URL".into());
                 let mut argv = vec!["Invoke-WebRequest".into(), url];

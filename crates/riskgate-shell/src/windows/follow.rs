@@ -118,6 +118,43 @@ impl Norm<'_> {
         Some(idx)
     }
 
+    /// Record `$name = …` whose value is the output of command `from`: a command with no
+    /// program, the assignment, and `from` on its stdin (data flows follow it to where
+    /// `$name` is used, as they follow bash's `x=$(cmd)`).
+    pub(crate) fn push_ps_assignment(
+        &mut self,
+        name: &str,
+        from: usize,
+        frame: &Frame,
+        span: Span,
+    ) {
+        let name = name.trim_start_matches('$').to_ascii_lowercase();
+        if name.is_empty() || name.starts_with("env:") {
+            return;
+        }
+        if let Some(idx) = self.push_ps_cmd(
+            "",
+            Vec::new(),
+            Vec::new(),
+            Vec::new(),
+            &Input::Cmd(from, String::new()),
+            frame,
+            span,
+        ) && let Some(c) = self.commands.get_mut(idx)
+        {
+            if self.ps.var_cmds.len() < 4096 {
+                self.ps.var_cmds.insert(name.clone(), idx);
+            }
+            c.assignments.push((
+                name,
+                Word {
+                    text: String::new(),
+                    dynamic: true,
+                },
+            ));
+        }
+    }
+
     /// Record a command whose argv stays as written (a script function, a dynamic name).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn push_ps_raw(
@@ -348,6 +385,13 @@ impl Norm<'_> {
                     }
                     _ => Vec::new(),
                 };
+                // each item a command outputs is `$_` in the block: data flows follow it
+                if let (true, Input::Cmd(i, _), "ForEach-Object") =
+                    (items.is_empty(), input, canonical)
+                    && !blocks.is_empty()
+                {
+                    self.push_ps_assignment("_", *i, frame, span);
+                }
                 for (t, _, _) in blocks {
                     if items.is_empty() {
                         self.ps_set("_", V::Dyn);

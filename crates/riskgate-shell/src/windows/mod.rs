@@ -49,6 +49,8 @@ pub(crate) struct PsState {
     pub cmd_vars: HashMap<String, String>,
     /// The text of the pipeline element being walked.
     pub elem_text: String,
+    /// Variables assigned from a command's output: the assignment's index (lower case names).
+    pub var_cmds: HashMap<String, usize>,
 }
 
 /// Programs that exist only on Windows: their `/x` switches are switches, not paths, and

@@ -123,8 +123,15 @@ impl Norm<'_> {
         if let Some((name, rhs)) = assignment(s, a, b) {
             let mut rest = vec![(rhs, b)];
             rest.extend_from_slice(&elems[1..]);
+            let start = self.commands.len();
             let (r, v) = self.ps_pipeline(s, &rest, frame);
             if let Some(n) = name {
+                // what the commands on the right output goes into the variable, as bash's
+                // `x=$(cmd)`: recorded as an assignment fed by the last of them
+                if self.commands.len() > start {
+                    let span = self.span_of_range(s, a, b, frame);
+                    self.push_ps_assignment(&n, self.commands.len() - 1, frame, span);
+                }
                 self.ps_set(&n, v);
             }
             return r;
@@ -258,8 +265,9 @@ impl Norm<'_> {
                 .iter()
                 .skip(1)
                 .map(|t| match t.split_once('=') {
+                    // a value written as a variable (`-Body=$b`) is only known at run time
                     Some((n, v)) if n.starts_with('-') => {
-                        Arg::Value(vec![(format!("{n}:{v}"), false)])
+                        Arg::Value(vec![(format!("{n}:{v}"), v.starts_with('$'))])
                     }
                     _ => Arg::Value(vec![(t.clone(), false)]),
                 })
@@ -325,9 +333,27 @@ impl Norm<'_> {
                 _ => false,
             };
             if !is_command {
+                let start = self.commands.len();
                 let v = self.ps_eval(s, a, b, frame, true);
                 last = v.clone();
-                input = Input::Value(v);
+                // an expression whose value is not known passes on what the commands it ran
+                // output (`[IO.File]::ReadAllBytes(P) | …`), or what a variable was assigned
+                // from (`$found | Compress-Archive …`)
+                let var = s
+                    .text(a, b)
+                    .trim()
+                    .trim_start_matches('$')
+                    .to_ascii_lowercase();
+                input = match &v {
+                    V::Dyn if self.commands.len() > start => {
+                        Input::Cmd(self.commands.len() - 1, String::new())
+                    }
+                    V::Dyn if self.ps.var_cmds.contains_key(&var) => Input::Cmd(
+                        self.ps.var_cmds.get(&var).copied().unwrap_or(0),
+                        String::new(),
+                    ),
+                    _ => Input::Value(v),
+                };
                 continue;
             }
             self.ps.elem_text = s.text(a, b);
