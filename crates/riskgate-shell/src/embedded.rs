@@ -16,6 +16,7 @@ mod langs;
 mod lua;
 mod rlang;
 mod sed;
+mod unread;
 
 /// The word standing for a line of sed's input in a command a sed script builds from it.
 pub(crate) const SED_LINE: &str = sed::LINE;
@@ -294,6 +295,13 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                     out.push(emb(program, v, Some(host.unwrap_or("(vm)"))));
                 }
                 i += 1;
+            }
+        }
+        p if unread::code(p, &args).is_some() => {
+            if let Some(code) = unread::code(p, &args) {
+                for c in unread::commands(code) {
+                    out.push(emb(program, &c, None));
+                }
             }
         }
         "git" => {
