@@ -412,6 +412,17 @@ mod tests {
             cmds("remove_tree($ENV{HOME})", Language::Perl),
             ["rm -rf -- ~"]
         );
+        assert_eq!(
+            cmds(
+                "system([\"726d202d7266202f\"].pack(\"H*\"))",
+                Language::Ruby
+            ),
+            ["rm -rf /"]
+        );
+        assert_eq!(
+            cmds("system(\"cm0gLXJmIC8=\".unpack1(\"m\"))", Language::Ruby),
+            ["rm -rf /"]
+        );
     }
 
     #[test]

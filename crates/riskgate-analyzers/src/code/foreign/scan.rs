@@ -383,6 +383,28 @@ pub(super) fn value(p: &str, lang: Language, depth: usize) -> Val {
             }
         }
     }
+    // Ruby's decoders as methods: `["726d…"].pack("H*")`, `"cm0g…".unpack1("m")`
+    for (suffix, hexed) in [
+        (".pack(\"H*\")", true),
+        (".pack('H*')", true),
+        (".unpack1(\"m\")", false),
+        (".unpack1('m')", false),
+        (".unpack(\"m\").first", false),
+    ] {
+        if let Some(head) = p.strip_suffix(suffix) {
+            let head = head.trim();
+            let head = head
+                .strip_prefix('[')
+                .and_then(|h| h.strip_suffix(']'))
+                .unwrap_or(head);
+            if let Val::Str(s) = value(head, lang, depth + 1) {
+                let decoded = if hexed { hex(&s) } else { b64(&s) };
+                if let Some(d) = decoded {
+                    return Val::Str(d);
+                }
+            }
+        }
+    }
     // a call inside: glob("…"), decode_base64("…"), pack("H*", "…"), Dir.glob("…")
     if let Some(open) = p.find('(')
         && p.ends_with(')')
