@@ -5,6 +5,8 @@
 //! with stable ids (`effect.delete.system`, `effect.delete.cloud_resource` …) that explain
 //! themselves. Rules still match and refine on top; the assessment combines both.
 
+mod generic;
+mod http;
 mod infer;
 pub(crate) use infer::{DAEMONS, SECURITY_UNITS, daemon_of_listing};
 mod score;

@@ -1,0 +1,481 @@
+//! Generic inference for programs nobody described (and service CLIs no rule knows): the
+//! verbs their subcommand words, their own names and their action files state, verb flags,
+//! no-confirm and bulk flags, the nouns of what they act on and the environment their words
+//! name. A program riskgate does not know still gets its effects from what it can see.
+
+use riskgate_model::effect::{
+    Effect, EffectKind, Environment, Scope, Target, TargetClass, classify_env,
+};
+
+use super::infer::Found;
+use super::table;
+use crate::matcher::CommandView;
+
+/// Split a word into lowercase parts: `apps:destroy` → apps, destroy; `DeleteCluster` →
+/// delete, cluster; `delete_vhost` → delete, vhost.
+pub(crate) fn parts(word: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for chunk in word.split([':', '-', '_', '.', '/']) {
+        let mut cur = String::new();
+        let mut prev_lower = false;
+        for c in chunk.chars() {
+            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+            cur.push(c.to_ascii_lowercase());
+        }
+        if !cur.is_empty() {
+            out.push(cur);
+        }
+    }
+    out
+}
+
+/// Whether the program's own name may state its verb: a name of several words (`apps:destroy`,
+/// `octodns-sync`, `purge_queue`) called as an installed program, not a file of the project.
+fn named_verb(v: &CommandView<'_>) -> bool {
+    let name = v.cmd.program.as_str();
+    let written = v.cmd.raw_argv.first().map_or(name, |w| w.text.as_str());
+    name.contains([':', '-', '_'])
+        && (name.contains(':') || (!written.contains('/') && !name.contains('.')))
+}
+
+/// Whether a word can be a subcommand (`projects`, `apps:destroy`, `delete-bucket`).
+fn is_subcommand_word(w: &str) -> bool {
+    w.len() <= 64
+        && w.starts_with(|c: char| c.is_ascii_alphabetic())
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, ':' | '-' | '_'))
+}
+
+/// Strength of a kind when a command states several (the strongest wins).
+pub(super) fn strength(k: EffectKind) -> u8 {
+    match k {
+        EffectKind::Delete => 6,
+        EffectKind::Overwrite => 5,
+        EffectKind::Stop => 4,
+        EffectKind::Publish => 3,
+        EffectKind::Modify => 2,
+        EffectKind::Install => 1,
+        _ => 0,
+    }
+}
+
+pub(super) fn env_words<'a>(v: &'a CommandView<'_>) -> impl Iterator<Item = &'a str> {
+    v.cmd
+        .args
+        .iter()
+        .map(|a| a.text.as_str())
+        .chain(v.cmd.assignments.iter().map(|(_, w)| w.text.as_str()))
+}
+
+fn scope_flags(v: &CommandView<'_>, mut e: Effect) -> Effect {
+    for a in &v.cmd.raw_argv[1.min(v.cmd.raw_argv.len())..] {
+        let t = a.text.as_str();
+        if t.starts_with('-') {
+            if table::is_forced_flag(t) {
+                e = e.with_scope(Scope::Forced);
+            }
+            if table::is_bulk_flag(t) {
+                e = e.with_scope(Scope::Bulk);
+            }
+        } else if t.contains('*') || t == "_all" || t.contains("=all") {
+            e = e.with_scope(Scope::Bulk);
+        }
+    }
+    e
+}
+
+/// Intent read from the subcommand words and flags of a program nobody described.
+/// CLIs that act on a test-mode account unless a flag says live.
+const TEST_MODE: &[(&str, &[&str])] = &[("stripe", &["--live"])];
+
+pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
+    let mut best: Option<(EffectKind, usize)> = None;
+    let mut noun = false;
+    // A verb that says "all" (`deleteall`, `flushall`, `purge_all`) is bulk.
+    let mut says_all = false;
+    // `apps:destroy shop --force` (dokku over ssh), `octodns-sync`, `purge_queue`: the
+    // program's name states its verb (an installed program called by name: a script of the
+    // project, `./scripts/reset-db.sh`, is rated by what it does, not by its file name)
+    if named_verb(v) {
+        for part in parts(&v.cmd.program) {
+            if let Some(k) = table::verb(&part)
+                && best.is_none_or(|(b, _)| strength(k) > strength(b))
+            {
+                best = Some((k, usize::MAX - 1));
+            }
+            noun |= table::is_resource_noun(&part);
+        }
+    }
+    let zone: Vec<(usize, &str)> = v
+        .positionals
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| !p.after_flag)
+        .map(|(i, p)| (i, p.text.as_ref()))
+        .take(4)
+        .take_while(|(_, w)| is_subcommand_word(w))
+        .collect();
+    for (i, w) in &zone {
+        let ps = parts(w);
+        for (j, part) in ps.iter().enumerate() {
+            if table::is_resource_noun(part) {
+                noun = true;
+            }
+            if table::verb(part).is_some()
+                && (part.ends_with("all") || ps.get(j + 1).is_some_and(|n| n == "all"))
+            {
+                says_all = true;
+            }
+            if let Some(k) = table::verb(part)
+                && best.is_none_or(|(b, _)| strength(k) > strength(b))
+            {
+                best = Some((k, *i));
+            }
+        }
+    }
+    // cleaning a data store (`atlas schema clean`, `… database clean`) drops what it holds;
+    // a plain `clean` is a build's
+    if best.is_none()
+        && let Some((i, _)) = zone.iter().find(|(_, w)| *w == "clean")
+        && zone.iter().any(|(_, w)| {
+            matches!(
+                *w,
+                "schema"
+                    | "schemas"
+                    | "database"
+                    | "databases"
+                    | "db"
+                    | "index"
+                    | "indices"
+                    | "table"
+                    | "tables"
+                    | "bucket"
+                    | "queue"
+                    | "topic"
+                    | "keyspace"
+            )
+        })
+    {
+        best = Some((EffectKind::Delete, *i));
+        noun = true;
+    }
+    // an action file named for what it does (`curator delete_all.yml`, `runner
+    // purge-stale.json`): the first word of its name is the verb
+    if best.is_none() {
+        for (i, p) in v.positionals.iter().enumerate().take(4) {
+            let name = p.text.rsplit('/').next().unwrap_or(&p.text);
+            let Some((stem, ext)) = name.rsplit_once('.') else {
+                continue;
+            };
+            if p.after_flag || !matches!(ext, "yml" | "yaml" | "json" | "toml") {
+                continue;
+            }
+            let ps = parts(stem);
+            if let Some(k) = ps.first().and_then(|w| table::verb(w)) {
+                says_all |= ps.get(1).is_some_and(|n| n == "all");
+                noun |= ps.iter().any(|w| table::is_resource_noun(w));
+                best = Some((k, i));
+                break;
+            }
+        }
+    }
+    // a later word that only creates, reads or checks is the command's verb: the earlier one
+    // named a kind of object (`pscale deploy-request create`, `… delete-protection show`)
+    if let Some((_, b)) = best
+        && zone.iter().any(|(i, w)| {
+            *i > b
+                && matches!(
+                    *w,
+                    "create"
+                        | "new"
+                        | "add"
+                        | "list"
+                        | "ls"
+                        | "get"
+                        | "show"
+                        | "describe"
+                        | "view"
+                        | "status"
+                        | "info"
+                        | "inspect"
+                        | "diff"
+                        | "plan"
+                        | "preview"
+                        | "validate"
+                        | "check"
+                        | "logs"
+                        | "open"
+                )
+        })
+    {
+        best = None;
+    }
+    let mut target_text: Option<String> = None;
+    if let Some((_, i)) = best {
+        target_text = v
+            .positionals
+            .iter()
+            .skip(i + 1)
+            .find(|p| !p.after_flag)
+            .map(|p| p.text.to_string());
+    }
+    // `kcadm.sh delete realms/acme`: a REST-style target names its kind first
+    if let Some(t) = &target_text
+        && let Some((kind, _)) = t.split_once('/')
+        && table::is_resource_noun(&kind.to_ascii_lowercase())
+    {
+        noun = true;
+    }
+    for a in v.cmd.raw_argv.iter().skip(1) {
+        if let Some(k) = table::verb_flag(&a.text)
+            && best.is_none_or(|(b, _)| strength(k) > strength(b))
+        {
+            best = Some((k, usize::MAX));
+        }
+    }
+    let Some((kind, i)) = best else {
+        return;
+    };
+    let text = target_text
+        .or_else(|| v.positionals.get(i).map(|p| p.text.to_string()))
+        .or_else(|| {
+            v.positionals
+                .iter()
+                .find(|p| !p.after_flag)
+                .map(|p| p.text.to_string())
+        })
+        .unwrap_or_else(|| v.cmd.program.clone());
+    // switching off what guards the code or the account (`gh workflow disable
+    // security-scan.yml`, `… rules pause waf-prod`) weakens a security control
+    let switch_off = zone.iter().flat_map(|(_, w)| parts(w)).any(|p| {
+        matches!(
+            p.as_str(),
+            "disable" | "deactivate" | "pause" | "suspend" | "stop" | "mute" | "off"
+        )
+    });
+    // dropping requirements (`--no-require-symbols`, `--no-enforce-mfa`,
+    // `--allow-weak-ciphers`) on a modification lowers a policy's protection
+    let drops_requirement = matches!(kind, EffectKind::Modify | EffectKind::Overwrite)
+        && v.cmd.raw_argv.iter().skip(1).any(|w| {
+            let t = w.text.to_ascii_lowercase();
+            [
+                "--no-require",
+                "--no-enforce",
+                "--allow-weak",
+                "--disable-mfa",
+                "--no-mfa",
+            ]
+            .iter()
+            .any(|p| t.starts_with(p))
+                || switches_off_protection(&t)
+        });
+    let mut environment = classify_env(env_words(v));
+    // a topic branch of a branching service (`neonctl branches delete feature-x`, a
+    // PlanetScale or Supabase branch): a development copy, as a Git topic branch is
+    if environment == Environment::Unknown
+        && zone
+            .iter()
+            .any(|(_, w)| matches!(*w, "branch" | "branches"))
+        && is_topic_branch(&text)
+    {
+        environment = Environment::Dev;
+    }
+    // a CLI that works in test mode unless told otherwise (`stripe … --live`)
+    if let Some((_, live)) = TEST_MODE.iter().find(|(p, _)| *p == v.cmd.program)
+        && environment == Environment::Unknown
+        && !live.iter().any(|f| v.has_flag(f))
+    {
+        environment = Environment::Dev;
+    }
+    let kind = if (switch_off && names_security_control(&text)) || drops_requirement {
+        EffectKind::Security
+    } else if kind == EffectKind::Modify && wipes_value(v, &zone, &text, environment) {
+        EffectKind::Delete
+    } else {
+        kind
+    };
+    let said = |word: &str| {
+        let name = named_verb(v).then(|| parts(&v.cmd.program));
+        zone.iter()
+            .flat_map(|(_, w)| parts(w))
+            .chain(name.into_iter().flatten())
+            .any(|p| p == word)
+    };
+    // purging named entries of a cache (`fastly purge --key product-123`, `--url …`) drops
+    // copies the origin serves again
+    if kind == EffectKind::Delete
+        && said("purge")
+        && !says_all
+        && [
+            "--key",
+            "--url",
+            "--surrogate-key",
+            "--path",
+            "--file",
+            "--tag",
+        ]
+        .iter()
+        .any(|f| {
+            v.cmd
+                .raw_argv
+                .iter()
+                .any(|a| a.text == *f || a.text.starts_with(&format!("{f}=")))
+        })
+        && !v.cmd.raw_argv.iter().any(|a| table::is_bulk_flag(&a.text))
+    {
+        return;
+    }
+    let t = Target {
+        class: TargetClass::CloudResource,
+        text,
+        environment: Some(environment),
+    };
+    let mut e = scope_flags(v, Effect::new(0, kind, t));
+    if says_all {
+        e = e.with_scope(Scope::Bulk);
+    }
+    out.push(Found {
+        effect: e,
+        weight: if noun { 8 } else { 0 },
+        guessed: true,
+    });
+}
+
+/// A branch name of a feature, fix, preview or experiment (`feature-x`, `feat/search`,
+/// `fix-123`, `preview-pr-42`), not a long-lived one (`main`, `production`).
+fn is_topic_branch(name: &str) -> bool {
+    let first = parts(name).into_iter().next().unwrap_or_default();
+    matches!(
+        first.as_str(),
+        "feature"
+            | "feat"
+            | "fix"
+            | "bugfix"
+            | "topic"
+            | "preview"
+            | "wip"
+            | "spike"
+            | "exp"
+            | "experiment"
+            | "test"
+            | "dev"
+            | "pr"
+            | "dependabot"
+            | "renovate"
+            | "chore"
+    )
+}
+
+/// A setting that turns a protection off: `bruteForceProtected=false`, `otpPolicyType=none`,
+/// `sslRequired=none`, `mfa_enabled=0`, `--verify-tls=false` (lower case).
+fn switches_off_protection(arg: &str) -> bool {
+    let Some((key, value)) = arg.trim_start_matches('-').split_once('=') else {
+        return false;
+    };
+    let off = matches!(
+        value.trim_matches(['"', '\'']),
+        "false" | "off" | "none" | "disabled" | "disable" | "0" | "no"
+    );
+    off && [
+        "protect",
+        "mfa",
+        "otp",
+        "2fa",
+        "totp",
+        "ssl",
+        "tls",
+        "verify",
+        "encrypt",
+        "audit",
+        "firewall",
+        "security",
+        "bruteforce",
+        "lockout",
+        "captcha",
+    ]
+    .iter()
+    .any(|w| key.contains(w))
+}
+
+/// A modification that removes what it names: a secret unset from a service (`travis env
+/// unset AWS_SECRET_ACCESS_KEY`), any variable unset in production (`heroku config:unset
+/// DATABASE_URL --app acme-prod`), or a value set to nothing
+/// (`conjur variable set -i prod/db/password -v ''`).
+fn wipes_value(
+    v: &CommandView<'_>,
+    zone: &[(usize, &str)],
+    target: &str,
+    environment: Environment,
+) -> bool {
+    let unsets = zone
+        .iter()
+        .flat_map(|(_, w)| parts(w))
+        .any(|p| p == "unset");
+    let names_secret = riskgate_model::secrets::is_secret_name(target);
+    let sets = zone
+        .iter()
+        .flat_map(|(_, w)| parts(w))
+        .any(|p| matches!(p.as_str(), "set" | "put" | "update" | "write"));
+    let empty_value = v.cmd.raw_argv.iter().skip(1).any(|w| w.text.is_empty());
+    (unsets && (names_secret || environment == Environment::Prod)) || (sets && empty_value)
+}
+
+/// Words that name a security control: scanners, audits, firewalls, protections.
+const SECURITY_CONTROLS: &[&str] = &[
+    "security",
+    "secscan",
+    "scan",
+    "scanning",
+    "scanner",
+    "codeql",
+    "sast",
+    "dast",
+    "audit",
+    "auditing",
+    "dependabot",
+    "snyk",
+    "trivy",
+    "semgrep",
+    "gitleaks",
+    "trufflehog",
+    "firewall",
+    "waf",
+    "guardduty",
+    "defender",
+    "antivirus",
+    "malware",
+    "falco",
+    "protection",
+    "mfa",
+    "2fa",
+    "vulnerability",
+    "vulnerabilities",
+    "secrets",
+    "sentinel",
+];
+
+/// Whether a target's name names a security control (`security-scan.yml`, `waf-prod`).
+fn names_security_control(text: &str) -> bool {
+    text.to_ascii_lowercase()
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .any(|w| SECURITY_CONTROLS.contains(&w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_parts() {
+        assert_eq!(parts("apps:destroy"), ["apps", "destroy"]);
+        assert_eq!(parts("DeleteCluster"), ["delete", "cluster"]);
+        assert_eq!(parts("delete_vhost"), ["delete", "vhost"]);
+        assert_eq!(
+            parts("service-instance-delete"),
+            ["service", "instance", "delete"]
+        );
+    }
+}
