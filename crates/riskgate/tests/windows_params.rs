@@ -148,12 +148,17 @@ fn cmd_substrings_and_console_host_are_read() {
         "set W=C:\\Xindows&& call rd /s /q %W:X=W%",
         "conhost.exe --headless cmd /c rd /s /q %USERPROFILE%",
         "conhost cmd.exe /c del /f /s /q C:\\Windows\\System32\\*",
+        "set T=%USERPROFILE%\nfor /d %%D in (\"%T%\\*\") do rd /s /q \"%%D\"",
+        "for /r C:\\ %f in (*.docx) do del /q \"%f\"",
+        "robocopy C:\\empty D:\\Shares\\Finance /MIR",
     ] {
         high(&cmd(&e, t), t);
     }
     for t in [
         "set D=%SystemRoot%&& call echo %D:~0,3%",
         "conhost.exe cmd /c dir %USERPROFILE%",
+        "for /d %%D in (build dist) do rd /s /q \"%%D\"",
+        "for %%f in (*.log) do type \"%%f\"",
     ] {
         below_high(&cmd(&e, t), t);
     }

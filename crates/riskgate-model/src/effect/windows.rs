@@ -122,6 +122,27 @@ const DRIVE_PLACES: &[(&str, TargetClass)] = &[
     ("users", TargetClass::System),
 ];
 
+/// Top folders of a drive that hold people's files (lower case): file shares, data, documents,
+/// profiles.
+const DATA_DIRS: &[&str] = &[
+    "shares",
+    "share",
+    "shared",
+    "data",
+    "documents",
+    "docs",
+    "files",
+    "fileshare",
+    "profiles",
+    "home",
+    "homes",
+    "userdata",
+    "finance",
+    "hr",
+    "departments",
+    "public",
+];
+
 /// Places inside a Windows home directory (lower case, relative to it).
 const HOME_PLACES: &[(&str, TargetClass)] = &[
     (
@@ -344,7 +365,8 @@ pub(crate) fn classify(path: &str) -> Option<TargetClass> {
     // A drive: `C:`, `C:/`, `C:/*`, `C:/…`.
     let rest = p.get(2..).unwrap_or("").trim_start_matches('/');
     let trimmed = rest.trim_end_matches('/');
-    if matches!(trimmed, "" | "*" | "*.*" | "." | "..") {
+    // the drive, or matches anywhere on it (`C:/**/*.docx`)
+    if matches!(trimmed, "" | "*" | "*.*" | "." | "..") || trimmed.starts_with("**") {
         return Some(TargetClass::Root);
     }
     if let Some(home) = trimmed.strip_prefix("users/") {
@@ -379,6 +401,13 @@ pub(crate) fn classify(path: &str) -> Option<TargetClass> {
                 TargetClass::Backups
             } else if super::has_segment(trimmed, super::BUILD_OUTPUTS) {
                 TargetClass::BuildOutput
+            } else if trimmed
+                .split('/')
+                .next()
+                .is_some_and(|top| DATA_DIRS.contains(&top))
+            {
+                // a drive's shared or data folder: people's files
+                TargetClass::UserData
             } else {
                 TargetClass::Unknown
             }
@@ -428,6 +457,10 @@ mod tests {
             ("C:\\Projects\\app\\dist", BuildOutput),
             ("C:\\Projects\\app\\src", Unknown),
             ("D:\\Backups\\db", Backups),
+            ("D:\\Shares\\Finance", UserData),
+            ("C:/**/*.docx", Root),
+            ("E:\\Data", UserData),
+            ("D:\\tools\\ffmpeg", Unknown),
             ("C:\\Users\\bob\\.aws\\credentials", Credentials),
             ("C:\\Users\\bob\\.kube\\config", Credentials),
             ("C:\\Users\\bob\\project\\node_modules", BuildOutput),

@@ -602,10 +602,15 @@ fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         "Publish" | "Deploy" => EffectKind::Publish,
         _ => return true,
     };
-    if !words
-        .iter()
-        .any(|n| table::is_resource_noun(n) || n == "vm" || n == "group")
-    {
+    // a cloud or service resource: the table's nouns, VMs, groups, a provider's resources
+    // (`Remove-AzResource`), web sites and application pools
+    if !words.iter().any(|n| {
+        table::is_resource_noun(n)
+            || matches!(
+                n.as_str(),
+                "vm" | "group" | "resource" | "website" | "webapp" | "site" | "pool"
+            )
+    }) {
         return true;
     }
     let name = v

@@ -68,9 +68,40 @@ fn executes(c: &SimpleCommand) -> Option<(&str, &'static str)> {
             .map(|w| w.text.as_str())
     };
     if let Some(p0) = c.raw_argv.first()
-        && p0.text.contains('/')
+        && p0.text.contains(['/', '\\'])
     {
         return Some((p0.text.as_str(), "runs"));
+    }
+    // Windows: `powershell -File F`, `rundll32 F,Entry`, `regsvr32 /s F`, `mshta F`,
+    // `cscript F`, `Start-Process F`
+    let windows_arg = |skip_switches: bool| {
+        c.raw_argv
+            .iter()
+            .skip(1)
+            .map(|w| w.text.as_str())
+            .find(|t| {
+                !(skip_switches && (t.starts_with('/') && t.len() <= 3 || t.starts_with('-')))
+            })
+            .map(|t| t.split(',').next().unwrap_or(t))
+    };
+    match program.to_ascii_lowercase().trim_end_matches(".exe") {
+        "powershell" | "pwsh" => {
+            let k = c.raw_argv.iter().position(|w| {
+                matches!(
+                    w.text.to_ascii_lowercase().as_str(),
+                    "-file" | "-f" | "/file"
+                )
+            })?;
+            return c.raw_argv.get(k + 1).map(|w| (w.text.as_str(), "runs"));
+        }
+        "rundll32" | "mshta" | "cscript" | "wscript" => {
+            return windows_arg(true).map(|f| (f, "runs"));
+        }
+        "regsvr32" => return windows_arg(true).map(|f| (f, "loads")),
+        "start-process" => {
+            return c.positionals().next().map(|w| (w.text.as_str(), "runs"));
+        }
+        _ => {}
     }
     match program {
         "sh" | "bash" | "zsh" | "dash" | "ksh" | "source" | "." | "fish" => {
@@ -254,6 +285,8 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
         // What this command runs: a file, a program by name, the working directory's build.
         let mut ran: Option<(usize, &'static str)> = None;
         if let Some((f, how)) = executes(c) {
+            // Windows spellings (`.\s\install.cmd`, `~/AppData/Roaming\x.dll`) as `/`
+            let f = &f.replace('\\', "/");
             let r = resolve(f, cwd.as_deref());
             ran = hit(&tainted, f, &r)
                 .or_else(|| extracted_here.filter(|_| f.starts_with("./")))

@@ -307,6 +307,12 @@ pub(super) fn extraction(c: &SimpleCommand) -> Option<(Option<&str>, Option<&str
                 .map(|(_, t)| *t);
             Some((archive, value(&raws, "-d", "-d")))
         }
+        // PowerShell: `Expand-Archive A.zip -DestinationPath D` (canonical: `A.zip D`)
+        "Expand-Archive" => {
+            let mut p = c.positionals();
+            let archive = p.next().map(|w| w.text.as_str());
+            Some((archive, p.next().map(|w| w.text.as_str())))
+        }
         "7z" | "7za" | "7zz" if matches!(raws.first(), Some(&"x" | &"e")) => {
             let archive = raws.iter().skip(1).find(|t| !t.starts_with('-')).copied();
             let into = raws.iter().find_map(|t| t.strip_prefix("-o"));

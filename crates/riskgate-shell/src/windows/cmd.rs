@@ -206,6 +206,79 @@ fn expand_with(text: &str, vars: &std::collections::HashMap<String, String>, mar
     out
 }
 
+/// The commands of a `for` loop over a set (`for /d %%D in ("C:\\x\\*") do rd /s /q "%%D"`,
+/// `for /r C:\\logs %%f in (*.log) do del "%%f"`, `for %i in (a b) do …`), joined by `&`: the
+/// body once per item (at most 8), `%%X`/`%X` replaced by it (`DIR\\**\\ITEM` with `/r`).
+/// `None` when the line is no such loop (`for /f` reads a file or a command's output: left
+/// as it is).
+pub(crate) fn for_bodies(line: &str) -> Option<String> {
+    let t = line.trim_start().trim_start_matches('@');
+    let lower = t.to_ascii_lowercase();
+    if !lower.starts_with("for ") {
+        return None;
+    }
+    let mut rest = t[4..].trim_start();
+    let mut root: Option<String> = None;
+    loop {
+        let l = rest.to_ascii_lowercase();
+        if l.starts_with("/d ") || l.starts_with("/l ") {
+            rest = rest[3..].trim_start();
+        } else if l.starts_with("/r ") {
+            rest = rest[3..].trim_start();
+            if !rest.starts_with('%') {
+                let (dir, r) = rest.split_once(' ')?;
+                root = Some(dir.trim_matches('"').to_string());
+                rest = r.trim_start();
+            }
+        } else if l.starts_with("/f") {
+            return None;
+        } else {
+            break;
+        }
+    }
+    let (var, r) = rest.split_once(' ')?;
+    let name = var.trim_start_matches('%');
+    if !var.starts_with('%') || name.is_empty() || name.len() > 2 {
+        return None;
+    }
+    let r = r.trim_start();
+    let r = r
+        .strip_prefix("in ")
+        .or_else(|| r.strip_prefix("IN "))?
+        .trim_start();
+    let r = r.strip_prefix('(')?;
+    let close = r.find(')')?;
+    let set = &r[..close];
+    let after = r[close + 1..].trim_start();
+    let body = after
+        .strip_prefix("do ")
+        .or_else(|| after.strip_prefix("DO "))?
+        .trim_start();
+    let items: Vec<String> = set
+        .split([' ', ',', ';', '\t'])
+        .filter(|x| !x.is_empty())
+        .take(8)
+        .map(|x| {
+            let x = x.trim_matches('"');
+            match &root {
+                Some(d) => format!("{}\\**\\{x}", d.trim_end_matches('\\')),
+                None => x.to_string(),
+            }
+        })
+        .collect();
+    if items.is_empty() {
+        return None;
+    }
+    let mut out = Vec::new();
+    for it in &items {
+        let b = body
+            .replace(&format!("%%{name}"), it)
+            .replace(&format!("%{name}"), it);
+        out.push(b);
+    }
+    Some(out.join(" & "))
+}
+
 /// A diskpart script (read from stdin) as the cmdlets that do the same: `clean` of the
 /// selected disk is `Clear-Disk`, `format` of the selected volume `Format-Volume`, `delete
 /// partition|volume` `Remove-Partition`. Words may be abbreviated as diskpart allows (`sel
@@ -364,6 +437,8 @@ impl Norm<'_> {
         let mut r = None;
         for line in text.split('\n') {
             let line = expand(line, &self.ps.cmd_vars);
+            // `for [/d|/r DIR] %%X in (SET) do CMD`: CMD once per item of SET
+            let line = for_bodies(&line).unwrap_or(line);
             for c in split(&line) {
                 if self.over_time() {
                     return r;

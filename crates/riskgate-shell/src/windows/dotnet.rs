@@ -86,6 +86,19 @@ impl Eval<'_> {
                 }
             }
             ("executioncontext", "invokecommand") => V::Obj("invokecommand".into()),
+            // `$p.Kill()` of a process a `Get-Process` listing gave
+            (p, "kill") if p.starts_with("process:") => {
+                let names = p.trim_start_matches("process:");
+                self.calls.push(Synth {
+                    argv: vec![
+                        "Stop-Process".into(),
+                        format!("-Name={names}"),
+                        "-Force".into(),
+                    ],
+                    via: "Process::Kill".into(),
+                });
+                V::Dyn
+            }
             ("[powershell]", "create") => V::Obj("powershell".into()),
             // `$ExecutionContext.InvokeCommand.InvokeScript(T)`,
             // `[PowerShell]::Create().AddScript(T).Invoke()`: T runs as `iex` runs it

@@ -392,10 +392,22 @@ impl Norm<'_> {
                 {
                     self.push_ps_assignment("_", *i, frame, span);
                 }
+                // `Get-Process | ForEach-Object { $_.Kill() }`: each item a process
+                let each = match input {
+                    Input::Cmd(i, _)
+                        if self
+                            .commands
+                            .get(*i)
+                            .is_some_and(|c| c.program == "Get-Process") =>
+                    {
+                        V::Obj("process:*".into())
+                    }
+                    _ => V::Dyn,
+                };
                 for (t, _, _) in blocks {
                     if items.is_empty() {
-                        self.ps_set("_", V::Dyn);
-                        self.ps_set("psitem", V::Dyn);
+                        self.ps_set("_", each.clone());
+                        self.ps_set("psitem", each.clone());
                         *r = join(*r, self.ps_text(t, &f));
                     }
                     for it in &items {
@@ -488,6 +500,29 @@ impl Norm<'_> {
             return V::Obj(super::expr::type_name(&t.replace('`', "")));
         }
         V::Dyn
+    }
+
+    /// The items `foreach (… in LIST)` walks when LIST's value is not known: a file listing's
+    /// (LIST a listing command, `r` its commands, or a variable assigned from one).
+    pub(crate) fn listed_items(&self, list: &str, r: Option<Range>, v: &V) -> Vec<V> {
+        if !matches!(v, V::Dyn) {
+            return Vec::new();
+        }
+        let from_var = list
+            .strip_prefix('$')
+            .map(str::to_ascii_lowercase)
+            .and_then(|n| self.ps.var_cmds.get(&n).copied())
+            .and_then(
+                |k| match self.commands.get(k).and_then(|c| c.stdin.clone()) {
+                    Some(StdinSource::Pipe { index }) => Some(index),
+                    _ => None,
+                },
+            );
+        let src = r.map(|rg| rg.first).or(from_var);
+        match src.and_then(|k| self.commands.get(k).map(|c| (k, c.program.clone()))) {
+            Some((k, p)) if FILE_LISTINGS.contains(&p.as_str()) => self.listing_items(k),
+            _ => Vec::new(),
+        }
     }
 
     /// The items a file listing (command `i`, `Get-ChildItem P [-Recurse]`) passes on, as

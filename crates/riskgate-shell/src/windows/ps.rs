@@ -125,6 +125,27 @@ impl Norm<'_> {
             rest.extend_from_slice(&elems[1..]);
             let start = self.commands.len();
             let (r, v) = self.ps_pipeline(s, &rest, frame);
+            // `$procs = Get-Process [NAME] | Where-Object …`: the processes it lists
+            let v = match (&v, self.commands.get(start)) {
+                (V::Dyn, Some(c)) if c.program == "Get-Process" => {
+                    let names: Vec<&str> = c
+                        .args
+                        .iter()
+                        .filter_map(|w| {
+                            (!w.text.starts_with('-'))
+                                .then_some(w.text.as_str())
+                                .or_else(|| w.text.strip_prefix("-Name="))
+                        })
+                        .collect();
+                    let names = if names.is_empty() {
+                        "*".to_string()
+                    } else {
+                        names.join(",")
+                    };
+                    V::Obj(format!("process:{names}"))
+                }
+                _ => v,
+            };
             if let Some(n) = name {
                 // what the commands on the right output goes into the variable, as bash's
                 // `x=$(cmd)`: recorded as an assignment fed by the last of them
@@ -171,6 +192,21 @@ impl Norm<'_> {
                 rest.extend_from_slice(&elems[1..]);
                 return self.ps_pipeline(s, &rest, frame).0;
             }
+            // `param([string]$Root = "C:\Users", …)`: the defaults are the values
+            "param" => {
+                if let Some(&(ga, gb)) = groups(s, after, b).first() {
+                    for (mut x, y) in super::syntax::top_level_commas(s, ga, gb) {
+                        while x < y && (lex::is_space(s.at(x)) || matches!(s.at(x), '\r' | '\n')) {
+                            x += 1;
+                        }
+                        if let Some((Some(n), rhs)) = assignment(s, x, y) {
+                            let v = self.ps_eval(s, rhs, y, frame, false);
+                            self.ps_set(&n, v);
+                        }
+                    }
+                }
+                return None;
+            }
             "function" | "filter" | "workflow" | "configuration" => {
                 let toks = lex::tokens(s, after, b);
                 if let Some(Tok::Word { parts, .. }) = toks.first()
@@ -201,8 +237,19 @@ impl Norm<'_> {
                             .take(MAX_FOREACH_VALUES)
                             .collect();
                         let name = var.trim().trim_start_matches('$').to_ascii_lowercase();
+                        // over a listing's items (`foreach ($d in Get-ChildItem P)`, or a
+                        // variable assigned one) or a process listing's processes
+                        let known = if known.is_empty() {
+                            self.listed_items(list.trim(), r, &v)
+                        } else {
+                            known
+                        };
                         if known.is_empty() {
-                            self.ps_set(&name, V::Dyn);
+                            let each = match v {
+                                V::Obj(o) if o.starts_with("process:") => V::Obj(o),
+                                _ => V::Dyn,
+                            };
+                            self.ps_set(&name, each);
                             r = join(r, self.ps_block(s, ba, bb, &f));
                         }
                         for x in known {

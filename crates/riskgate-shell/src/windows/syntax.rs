@@ -282,6 +282,41 @@ pub(crate) fn reversed_var(stmt: &str) -> Option<String> {
         .then(|| name.to_string())
 }
 
+/// The parts of `s[a..b]` between commas outside brackets, parentheses, braces and quotes
+/// (`[Parameter(Mandatory=$true, Position=0)][string]$A = 'x', $B`: two parts).
+pub(crate) fn top_level_commas(s: &Src, a: usize, b: usize) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut start = a;
+    let mut j = a;
+    while j < b {
+        let c = s.at(j);
+        if lex::is_single_quote(c) {
+            j = lex::single_end(s, j).unwrap_or(b);
+            continue;
+        }
+        if lex::is_double_quote(c) {
+            j = lex::double_end(s, j).unwrap_or(b);
+            continue;
+        }
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push((start, j));
+                start = j + 1;
+            }
+            _ => {}
+        }
+        j += 1;
+        if out.len() >= 256 {
+            break;
+        }
+    }
+    out.push((start, b));
+    out
+}
+
 /// `$x in LIST` → (`$x`, `LIST`).
 pub(crate) fn split_in(cond: &str) -> Option<(&str, &str)> {
     let l = cond.to_ascii_lowercase();
