@@ -667,6 +667,8 @@ fn unknown_clis_are_read_by_their_names_files_and_api_paths() {
         "curl -X POST https://api.example.com/2010-04-01/Accounts/AC1.json -d Status=closed",
         "curl -X POST https://api.example.io/v1/regulations -d '{\"regulationType\":\"DELETE_ONLY\"}'",
         "nerdctl --namespace k8s.io rm -f $(nerdctl --namespace k8s.io ps -aq)",
+        "sudo /opt/splunk/bin/splunk clean eventdata -index main -f",
+        "aws route53 change-resource-record-sets --hosted-zone-id Z01 --change-batch file://delete-apex.json",
         "rm -rf \"$USER_HOME\"/.ssh",
     ]);
     at_most_medium(&[

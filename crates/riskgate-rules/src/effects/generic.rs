@@ -156,6 +156,10 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
                     | "queue"
                     | "topic"
                     | "keyspace"
+                    | "data"
+                    | "eventdata"
+                    | "events"
+                    | "store"
             )
         })
     {
