@@ -60,21 +60,34 @@ pub(crate) fn verb(word: &str) -> Option<EffectKind> {
         .map(|(_, k)| *k)
 }
 
-/// The effect a flag states (`--delete`).
-pub(crate) fn verb_flag(flag: &str) -> Option<EffectKind> {
-    VERB_FLAGS.iter().find(|(f, _)| *f == flag).map(|(_, k)| *k)
+/// A long option written with one dash, as Java, Go and Hadoop-style CLIs take them
+/// (`kafka-topics -delete`, `-force`, `-all`): its `--` spelling.
+fn double_dashed(flag: &str) -> Option<String> {
+    (flag.len() > 3 && flag.starts_with('-') && !flag.starts_with("--")).then(|| format!("-{flag}"))
 }
 
-/// Whether a flag skips confirmation (`--yes`, `--force`, `--confirm=NAME`).
+/// The effect a flag states (`--delete`, `-delete`).
+pub(crate) fn verb_flag(flag: &str) -> Option<EffectKind> {
+    let long = double_dashed(flag);
+    VERB_FLAGS
+        .iter()
+        .find(|(f, _)| *f == flag || long.as_deref() == Some(*f))
+        .map(|(_, k)| *k)
+}
+
+/// Whether a flag skips confirmation (`--yes`, `--force`, `--confirm=NAME`, `-force`).
 pub(crate) fn is_forced_flag(flag: &str) -> bool {
     let name = flag.split_once('=').map(|(n, _)| n).unwrap_or(flag);
     FORCED_FLAGS.binary_search(&name).is_ok()
+        || double_dashed(name).is_some_and(|l| FORCED_FLAGS.binary_search(&l.as_str()).is_ok())
 }
 
-/// Whether a flag makes the effect bulk (`--all`, `--recursive`, `--prefix`).
+/// Whether a flag makes the effect bulk (`--all`, `--recursive`, `--prefix`, `-all`).
 pub(crate) fn is_bulk_flag(flag: &str) -> bool {
     let name = flag.split_once('=').map(|(n, _)| n).unwrap_or(flag);
-    BULK_FLAGS.binary_search(&name).is_ok() || (name.starts_with("--all-") && name.len() > 6)
+    BULK_FLAGS.binary_search(&name).is_ok()
+        || (name.starts_with("--all-") && name.len() > 6)
+        || double_dashed(name).is_some_and(|l| BULK_FLAGS.binary_search(&l.as_str()).is_ok())
 }
 
 /// Whether a word names a remote resource whose loss matters (`projects`, `bucket`).
@@ -97,6 +110,10 @@ mod tests {
         assert_eq!(verb("list"), None);
         assert!(is_forced_flag("--yes") && is_forced_flag("--confirm=acme-prod"));
         assert!(is_bulk_flag("--all") && is_bulk_flag("--all-collections"));
+        // one-dash long options of Java, Go and Hadoop-style CLIs
+        assert_eq!(verb_flag("-delete"), Some(EffectKind::Delete));
+        assert!(is_forced_flag("-force") && is_bulk_flag("-all"));
+        assert!(verb_flag("-d").is_none() && !is_forced_flag("-f"));
         assert!(is_resource_noun("projects") && !is_resource_noun("logs"));
     }
 }
