@@ -578,7 +578,13 @@ pub fn classify_path(path: &str) -> TargetClass {
             }
             return TargetClass::System;
         }
-        if SYSTEM_AUTH.iter().any(|d| under(p, d)) || p.starts_with("/etc/sudoers") {
+        // and the databases' own authentication files, wherever the package puts them
+        if SYSTEM_AUTH.iter().any(|d| under(p, d))
+            || p.starts_with("/etc/sudoers")
+            || ["/pg_hba.conf", "/pg_ident.conf", "/.htpasswd", "/htpasswd"]
+                .iter()
+                .any(|f| p.ends_with(f))
+        {
             return TargetClass::Credentials;
         }
         if SYSTEM_PERSISTENCE.iter().any(|d| under(p, d)) {
@@ -849,6 +855,7 @@ mod tests {
             ("~/.ssh/authorized_keys", Credentials),
             ("~/.aws/credentials", Credentials),
             ("$USER_HOME/.ssh", Credentials),
+            ("/etc/postgresql/16/main/pg_hba.conf", Credentials),
             ("${home}/.bashrc", Persistence),
             ("/home/*/.ssh/authorized_keys", Credentials),
             ("$BUILD_DIR/out", Unknown),

@@ -181,6 +181,18 @@ impl Norm<'_> {
                                 f.remote = c.remote.clone();
                                 let _ = self.finish_simple(more, &f);
                             }
+                        } else if xargs_opts
+                            .iter()
+                            .any(|o| matches!(o.as_str(), "-0" | "--null"))
+                        {
+                            // NUL-separated: text without a NUL is one argument, whole
+                            // (`… | base64 -d | xargs -0 bash -c`)
+                            for item in body.split('\0').take(MAX_STDIN_ARGS) {
+                                let item = item.trim_end_matches('\n');
+                                if !item.is_empty() {
+                                    p.argv.push(XWord::lit(item));
+                                }
+                            }
                         } else {
                             let words = body.split_whitespace().take(MAX_STDIN_ARGS);
                             p.argv.extend(words.map(XWord::lit));

@@ -304,6 +304,45 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 }
             }
         }
+        // the remote shell rsync and scp start (`rsync -e 'sh -c …'`, `scp -S prog`), and
+        // ssh options a local shell runs (ProxyCommand, LocalCommand, KnownHostsCommand)
+        "rsync" | "scp" | "sftp" | "ssh" | "autossh" => {
+            let shell_opts: &[&str] = match program {
+                "rsync" => &["-e", "--rsh"],
+                "scp" | "sftp" => &["-S"],
+                _ => &[],
+            };
+            for (k, a) in args.iter().enumerate() {
+                let v = if shell_opts.contains(a) {
+                    args.get(k + 1).copied()
+                } else if program == "rsync" {
+                    a.strip_prefix("--rsh=")
+                } else {
+                    None
+                };
+                if let Some(v) = v.filter(|v| v.contains(char::is_whitespace)) {
+                    out.push(emb(program, v, None));
+                }
+                if program == "rsync" {
+                    continue;
+                }
+                let opt = if *a == "-o" {
+                    args.get(k + 1).copied()
+                } else {
+                    a.strip_prefix("-o").filter(|o| !o.is_empty())
+                };
+                let Some((key, value)) = opt.and_then(|o| o.split_once(['=', ' '])) else {
+                    continue;
+                };
+                if matches!(
+                    key.trim().to_ascii_lowercase().as_str(),
+                    "proxycommand" | "localcommand" | "knownhostscommand"
+                ) && !value.trim().eq_ignore_ascii_case("none")
+                {
+                    out.push(emb(program, value.trim(), None));
+                }
+            }
+        }
         "git" => {
             for c in gitcfg::commands(&args) {
                 out.push(emb("git config", &c, None));

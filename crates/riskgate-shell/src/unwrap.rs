@@ -12,7 +12,7 @@ mod prefix;
 mod runners;
 
 use prefix::{PREFIX, peel_prefix};
-use runners::{is_python, peel_container_exec, peel_package_runner};
+use runners::{is_python, peel_container_exec, peel_git_alias, peel_package_runner};
 
 /// What runs inside a wrapper.
 #[derive(Debug)]
@@ -151,6 +151,7 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
     }
     match prog {
         "env" => peel_env(argv),
+        "git" => peel_git_alias(argv),
         "docker" | "podman" | "nerdctl" | "docker-compose" | "podman-compose" | "kubectl"
         | "oc" => peel_container_exec(prog, argv),
         "npx" | "pnpx" | "bunx" | "pnpm" | "yarn" | "bun" | "npm" => {

@@ -77,7 +77,8 @@ fn scope_flags(v: &CommandView<'_>, mut e: Effect) -> Effect {
             if table::is_forced_flag(t) {
                 e = e.with_scope(Scope::Forced);
             }
-            if table::is_bulk_flag(t) {
+            // `--delete-all`, `--purge-all`: a verb flag for every entry
+            if table::is_bulk_flag(t) || (t.ends_with("-all") && table::verb_flag(t).is_some()) {
                 e = e.with_scope(Scope::Bulk);
             }
         } else if t.contains('*') || t == "_all" || t.contains("=all") {

@@ -69,9 +69,16 @@ fn double_dashed(flag: &str) -> Option<String> {
 /// The effect a flag states (`--delete`, `-delete`).
 pub(crate) fn verb_flag(flag: &str) -> Option<EffectKind> {
     let long = double_dashed(flag);
+    let name = long.as_deref().unwrap_or(flag);
+    let name = name.split_once('=').map_or(name, |(n, _)| n);
     VERB_FLAGS
         .iter()
-        .find(|(f, _)| *f == flag || long.as_deref() == Some(*f))
+        .find(|(f, _)| {
+            *f == name
+                // `--delete-all`, `--purge-all`: the verb for every entry (not `--delete-branch`
+                // of a merge, `-wipe-data` of an emulator: the verb of a side effect)
+                || (f.starts_with("--") && name.strip_prefix(*f) == Some("-all"))
+        })
         .map(|(_, k)| *k)
 }
 
@@ -114,6 +121,9 @@ mod tests {
         assert_eq!(verb_flag("-delete"), Some(EffectKind::Delete));
         assert!(is_forced_flag("-force") && is_bulk_flag("-all"));
         assert!(verb_flag("-d").is_none() && !is_forced_flag("-f"));
+        assert_eq!(verb_flag("--delete-all"), Some(EffectKind::Delete));
+        assert!(verb_flag("--deleted").is_none() && verb_flag("--remote").is_none());
+        assert!(verb_flag("--delete-branch").is_none() && verb_flag("-wipe-data").is_none());
         assert!(is_resource_noun("projects") && !is_resource_noun("logs"));
     }
 }

@@ -311,3 +311,52 @@ pub(super) fn peel_package_runner(prog: &str, argv: &[XWord]) -> Option<Peeled> 
     p.keep = Some(argv.to_vec());
     Some(p)
 }
+
+/// `git -c alias.p='push --force' p origin main`: an alias defined on the command line and
+/// used at once is its expansion (`git push --force origin main`); a `!` alias runs its shell
+/// text with the rest as arguments.
+pub(super) fn peel_git_alias(argv: &[XWord]) -> Option<Peeled> {
+    let mut aliases: Vec<(String, String)> = Vec::new();
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text();
+        if t == "-c" {
+            let kv = argv.get(i + 1)?.text();
+            if let Some((k, v)) = kv.split_once('=')
+                && let Some(name) = k.to_ascii_lowercase().strip_prefix("alias.")
+            {
+                aliases.push((name.to_string(), v.to_string()));
+            }
+            i += 2;
+        } else if t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" {
+            i += 2;
+        } else if t.starts_with('-') {
+            i += 1;
+        } else {
+            break;
+        }
+    }
+    let sub = argv.get(i)?.text().to_ascii_lowercase();
+    let (_, value) = aliases.iter().rev().find(|(n, _)| *n == sub)?;
+    let rest = argv.get(i + 1..).unwrap_or(&[]);
+    if let Some(script) = value.strip_prefix('!') {
+        let mut words = vec![XWord::lit(script)];
+        words.extend(rest.iter().cloned());
+        let mut p = peeled(
+            wrapper("git alias", argv.get(1..=i).unwrap_or(&[])),
+            Next::Script(words),
+        )?;
+        // the git command itself stays visible (rules about defining such aliases)
+        p.keep = Some(argv.to_vec());
+        return Some(p);
+    }
+    let mut inner = vec![XWord::lit("git")];
+    inner.extend(value.split_whitespace().map(XWord::lit));
+    inner.extend(rest.iter().cloned());
+    let mut p = peeled(
+        wrapper("git alias", argv.get(1..=i).unwrap_or(&[])),
+        Next::Argv(inner),
+    )?;
+    p.keep = Some(argv.to_vec());
+    Some(p)
+}
