@@ -79,6 +79,8 @@ fn script_loops_over_listings_processes_and_parameters() {
         "param([string]$Base = 'C:\\Users')\nforeach ($u in Get-ChildItem $Base -Directory) { Remove-Item $u.FullName -Recurse -Force }",
         "$all = Get-Process\nforeach ($x in $all) { $x.Kill() }",
         "Get-Process | ForEach-Object { $_.Kill() }",
+        "Get-Process | Where-Object { $_.Name -eq 'lsass' } | ForEach-Object { Stop-Process -Id $_.Id -Force }",
+        "$p = Get-Process | ? { $_.ProcessName -match '^(MsMpEng|csrss)$' }\nforeach ($x in $p) { Stop-Process -Id $x.Id }",
         "Get-AzResource -ResourceGroupName rg-app | ForEach-Object { Remove-AzResource -ResourceId $_.ResourceId -Force }",
         "Get-ChildItem E:\\Shares -Recurse -File | ForEach-Object { Remove-Item $_.FullName -Force }",
         "robocopy C:\\blank E:\\Data /MIR",
@@ -88,6 +90,8 @@ fn script_loops_over_listings_processes_and_parameters() {
     for t in [
         "param([string]$Out = '.\\dist')\nforeach ($d in Get-ChildItem $Out -Directory) { Remove-Item $d.FullName -Recurse -Force }",
         "$p = Get-Process -Name notepad\nforeach ($x in $p) { Write-Output $x.Id }",
+        "Get-Process | Where-Object { $_.Name -eq 'notepad' } | ForEach-Object { Stop-Process -Id $_.Id }",
+        "Stop-Process -Id 4242 -Force",
         "Get-AzResource -ResourceGroupName rg-app | ForEach-Object { Write-Output $_.Name }",
     ] {
         below_high(&ps(&e, t), t);

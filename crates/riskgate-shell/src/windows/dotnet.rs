@@ -3,7 +3,9 @@
 //! `[string]::Join`, `[char]::ConvertFromUtf32`, `[scriptblock]::Create`) and the calls that
 //! act like cmdlets, collected as [`Synth`] commands (`[IO.File]::Delete`,
 //! `[IO.Directory]::Delete(P, $true)`, `Net.WebClient` downloads, `[Diagnostics.Process]::Start`,
-//! `[Reflection.Assembly]::Load`); and the operators' helpers (`-join`, `-replace`, `-f`).
+//! `[Reflection.Assembly]::Load`, `$ExecutionContext.InvokeCommand.InvokeScript`, WebClient
+//! uploads, a listed process's `.Kill()`); indexes and ranges (`$s[-1..-3]`); and the operators'
+//! helpers (`-join`, `-replace`, `-f`).
 
 use base64::Engine as _;
 
@@ -41,6 +43,53 @@ impl Eval<'_> {
             }
             (V::Obj(t), m) => self.static_or_object(t, m, args),
             _ => V::Dyn,
+        }
+    }
+
+    /// `v[INDEX]`: one item (negative counts from the end), a range `a..b` (either way) or a
+    /// list of indexes, of an array or of a text's characters.
+    pub(crate) fn index(&mut self, v: V, from: usize, to: usize) -> V {
+        let items: Vec<V> = match &v {
+            V::Str(t) => t.chars().map(|c| V::Str(c.to_string())).collect(),
+            V::Arr(a) => a.clone(),
+            _ => return V::Dyn,
+        };
+        let len = items.len() as i64;
+        let text = self.s.text(from, to);
+        let mut idx: Vec<i64> = Vec::new();
+        if let Some(k) = text.find("..") {
+            let a = from + text[..k].chars().count();
+            let lo = self.eval(from, a);
+            let hi = self.eval(a + 2, to);
+            let (V::Num(lo), V::Num(hi)) = (lo, hi) else {
+                return V::Dyn;
+            };
+            if lo.abs_diff(hi) > MAX_TEXT as u64 {
+                return V::Dyn;
+            }
+            if lo <= hi {
+                idx.extend(lo..=hi);
+            } else {
+                idx.extend((hi..=lo).rev());
+            }
+        } else {
+            for x in self.eval(from, to).items() {
+                match x {
+                    V::Num(n) => idx.push(n),
+                    _ => return V::Dyn,
+                }
+            }
+        }
+        let pick = |n: i64| {
+            let k = if n < 0 { len + n } else { n };
+            (0..len).contains(&k).then(|| items[k as usize].clone())
+        };
+        let picked: Vec<V> = idx.into_iter().filter_map(pick).collect();
+        match (&v, picked.len()) {
+            (_, 1) if !text.contains("..") && !text.contains(',') => {
+                picked.into_iter().next().unwrap_or(V::Dyn)
+            }
+            _ => V::Arr(picked),
         }
     }
 
@@ -86,6 +135,11 @@ impl Eval<'_> {
                 }
             }
             ("executioncontext", "invokecommand") => V::Obj("invokecommand".into()),
+            // a listed process's name or id: the names the listing selected (`Stop-Process -Id
+            // $_.Id` stops those processes)
+            (p, "id" | "name" | "processname") if p.starts_with("process:") => {
+                V::Str(p.trim_start_matches("process:").to_string())
+            }
             // `$p.Kill()` of a process a `Get-Process` listing gave
             (p, "kill") if p.starts_with("process:") => {
                 let names = p.trim_start_matches("process:");

@@ -400,7 +400,7 @@ impl Norm<'_> {
                             .get(*i)
                             .is_some_and(|c| c.program == "Get-Process") =>
                     {
-                        V::Obj("process:*".into())
+                        V::Obj(format!("process:{}", self.process_names(*i)))
                     }
                     _ => V::Dyn,
                 };
@@ -500,6 +500,57 @@ impl Norm<'_> {
             return V::Obj(super::expr::type_name(&t.replace('`', "")));
         }
         V::Dyn
+    }
+
+    /// The processes a `Get-Process` listing (command `from`) and the `Where-Object` filters
+    /// recorded after it select: the names given to `Get-Process`, else the names a filter
+    /// compares `ProcessName`/`Name` with (`-match 'a|b'`, `-eq 'x'`, `-in 'a','b'`), else `*`.
+    pub(crate) fn process_names(&self, from: usize) -> String {
+        let Some(gp) = self.commands.get(from) else {
+            return "*".into();
+        };
+        let mut names: Vec<String> = gp
+            .args
+            .iter()
+            .filter_map(|w| {
+                (!w.text.starts_with('-'))
+                    .then_some(w.text.as_str())
+                    .or_else(|| w.text.strip_prefix("-Name="))
+                    .map(str::to_string)
+            })
+            .collect();
+        if names.is_empty() {
+            for c in self.commands.iter().skip(from + 1).take(8) {
+                if c.program != "Where-Object" {
+                    continue;
+                }
+                let text: Vec<&str> = c.args.iter().map(|w| w.text.as_str()).collect();
+                let text = text.join(" ");
+                let l = text.to_ascii_lowercase();
+                if !(l.contains("processname") || l.contains(".name")) {
+                    continue;
+                }
+                for op in [
+                    "-match ", "-eq ", "-in ", "-like ", "-imatch ", "-ieq ", "-ilike ",
+                ] {
+                    let Some(k) = l.find(op) else { continue };
+                    let rest = text.get(k + op.len()..).unwrap_or("");
+                    for part in rest.split(['\'', '"']).skip(1).step_by(2).take(8) {
+                        names.extend(
+                            part.split(['|', ','])
+                                .map(|n| n.trim_matches(['^', '$', '*', '(', ')', ' ']).to_string())
+                                .filter(|n| !n.is_empty()),
+                        );
+                    }
+                }
+            }
+        }
+        if names.is_empty() {
+            "*".into()
+        } else {
+            names.truncate(8);
+            names.join(",")
+        }
     }
 
     /// The items `foreach (… in LIST)` walks when LIST's value is not known: a file listing's

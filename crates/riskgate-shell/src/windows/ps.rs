@@ -128,21 +128,7 @@ impl Norm<'_> {
             // `$procs = Get-Process [NAME] | Where-Object …`: the processes it lists
             let v = match (&v, self.commands.get(start)) {
                 (V::Dyn, Some(c)) if c.program == "Get-Process" => {
-                    let names: Vec<&str> = c
-                        .args
-                        .iter()
-                        .filter_map(|w| {
-                            (!w.text.starts_with('-'))
-                                .then_some(w.text.as_str())
-                                .or_else(|| w.text.strip_prefix("-Name="))
-                        })
-                        .collect();
-                    let names = if names.is_empty() {
-                        "*".to_string()
-                    } else {
-                        names.join(",")
-                    };
-                    V::Obj(format!("process:{names}"))
+                    V::Obj(format!("process:{}", self.process_names(start)))
                 }
                 _ => v,
             };

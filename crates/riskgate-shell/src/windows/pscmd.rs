@@ -446,6 +446,19 @@ impl Norm<'_> {
         let canonical = spec.map_or_else(|| cmdlets::canonical_name(name), |c| c.name.to_string());
         let mut bound = bind::bind(spec, args);
         self.inherit(&canonical, &mut bound, input);
+        // `Stop-Process -Id $_.Id` of a listed process whose names are known: those names
+        if canonical == "Stop-Process" {
+            for w in bound.args.iter_mut() {
+                let t = w.text.strip_prefix("-Id=").unwrap_or(&w.text);
+                if !w.dynamic
+                    && !t.starts_with('-')
+                    && !t.is_empty()
+                    && !t.split(',').all(|x| x.trim().parse::<u64>().is_ok())
+                {
+                    w.text = format!("-Name={t}");
+                }
+            }
+        }
         let mut raw = vec![Word {
             text: name.to_string(),
             dynamic: false,
