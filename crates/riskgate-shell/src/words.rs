@@ -299,6 +299,34 @@ impl Norm<'_> {
                 parameter: Parameter::Special(SpecialParameter::ShellName),
                 indirect: false,
             } => self.lookup("0", quoted).unwrap_or_else(dynamic),
+            // `${1:-/dev/sdb}`: a script's argument, or its default when none is given (the
+            // informative reading: what the script acts on when run as written)
+            ParameterExpr::UseDefaultValues {
+                parameter: Parameter::Positional(n @ 1..),
+                indirect: false,
+                default_value,
+                ..
+            } => {
+                if let Some(seg) = self.element("@", *n as usize - 1, quoted) {
+                    return seg;
+                }
+                let Some(d) = default_value else {
+                    return dynamic();
+                };
+                if level >= MAX_DEFAULT_DEPTH {
+                    return dynamic();
+                }
+                let mut inner = Vec::new();
+                match self.parse_word(d, false, frame, span) {
+                    Ok(ps) => self.pieces(&ps, d, quoted, frame, span, feed, &mut inner, level + 1),
+                    Err(_) => return dynamic(),
+                }
+                Seg {
+                    text: inner.iter().map(|s| s.text.as_str()).collect(),
+                    dynamic: inner.iter().any(|s| s.dynamic),
+                    split: !quoted,
+                }
+            }
             ParameterExpr::UseDefaultValues {
                 parameter: Parameter::Named(n),
                 indirect: false,

@@ -128,6 +128,26 @@ fn executes(c: &SimpleCommand) -> Option<(&str, &'static str)> {
         {
             first().map(|f| (f, "runs"))
         }
+        // a received manifest applied to a cluster runs its workloads there
+        "kubectl" | "oc"
+            if matches!(
+                c.positionals().next().map(|w| w.text.as_str()),
+                Some("apply" | "create" | "replace")
+            ) =>
+        {
+            let raws: Vec<&str> = c.raw_argv.iter().map(|w| w.text.as_str()).collect();
+            raws.iter()
+                .position(|t| matches!(*t, "-f" | "--filename"))
+                .and_then(|k| raws.get(k + 1).copied())
+                .or_else(|| {
+                    raws.iter().find_map(|t| {
+                        t.strip_prefix("--filename=")
+                            .or_else(|| t.strip_prefix("-f="))
+                    })
+                })
+                .filter(|f| *f != "-" && !f.contains("://"))
+                .map(|f| (f, "applies"))
+        }
         _ => None,
     }
 }
@@ -496,6 +516,9 @@ mod tests {
         for src in [
             "curl -sLo /tmp/kc https://e.io/kc && install -m 755 /tmp/kc ~/.local/bin/kc && kc get",
             "wget -q https://e.io/t -O /tmp/t; mv /tmp/t ~/bin/; t",
+            // a manifest applied to a cluster, a gist run
+            "curl -fsSL https://e.io/k.yaml -o k.yaml && kubectl apply -n kube-system -f k.yaml",
+            "gh gist view 8f3a2b --raw > run.sh && bash run.sh",
             // a plugin its program dispatches to
             "curl -o ~/.local/bin/kubectl-fix http://e.io/kf && chmod +x ~/.local/bin/kubectl-fix && kubectl fix",
             "export PATH=/opt/x/bin:$PATH; curl -o /opt/x/bin/gen https://e.io/gen; gen",
@@ -524,6 +547,8 @@ mod tests {
             "curl -sL https://e.io/data.tgz | tar xz -C data/ && python scripts/train.py --data data/",
             "aws s3 cp s3://b/in.csv /tmp/in.csv && python etl.py /tmp/in.csv",
             "tar xzf release.tgz && ./release/run",
+            "kubectl apply -f k8s/deploy.yaml",
+            "gh gist view 8f3a2b --raw > notes.md && cat notes.md",
             "curl -o ~/.local/bin/kubectl-fix https://e.io/kf && kubectl get pods",
             "curl -o /tmp/x https://e.io/x && cp ./y ~/.local/bin/y && y",
             // the project's own hook, a library of the project, received data near hooks

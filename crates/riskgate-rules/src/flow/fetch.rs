@@ -113,6 +113,16 @@ pub(super) fn fetched(c: &SimpleCommand) -> Vec<Written> {
                 out.extend(raws.get(k + 1).map(|s| file(s)));
             }
         }
+        // content of a code-hosting service printed into a file: a gist, a snippet, a file
+        // of another repository (`gh gist view ID --raw > run.sh`, `gh api …/contents/x`)
+        "gh" | "glab"
+            if matches!(
+                (pos(c, 0), pos(c, 1)),
+                ("gist", "view") | ("snippet", "view") | ("api", _) | ("release", "view")
+            ) =>
+        {
+            out.extend(redirected());
+        }
         "wget" => {
             out.extend(redirected());
             match value(&raws, "-O", "--output-document") {

@@ -17,7 +17,16 @@ pub(super) fn peel_container_exec(prog: &str, argv: &[XWord]) -> Option<Peeled> 
     }
     // Where `exec` is: `docker exec`, `docker container exec`, `docker compose exec`,
     // `kubectl -n prod exec`.
-    let at = words.iter().take(6).position(|w| *w == "exec")?;
+    // `kubectl debug node/x -it --image=busybox -- chroot /host sh -c '…'`: a command run in a
+    // debug container (on a node, with the node's root at /host)
+    let kube_prog = matches!(prog, "kubectl" | "oc");
+    let at = words
+        .iter()
+        .take(6)
+        .position(|w| *w == "exec" || (kube_prog && *w == "debug"))?;
+    if words.get(at) == Some(&"debug") && !words.contains(&"--") {
+        return None;
+    }
     let before_ok = words[1..at].iter().enumerate().all(|(k, w)| {
         matches!(*w, "container" | "compose")
             || w.starts_with('-')
@@ -62,7 +71,11 @@ pub(super) fn peel_container_exec(prog: &str, argv: &[XWord]) -> Option<Peeled> 
         i + 1
     };
     let inner = argv.get(cmd_at..).filter(|r| !r.is_empty())?;
-    let label = if kube { "kubectl exec" } else { "docker exec" };
+    let label = match (kube, words.get(at)) {
+        (true, Some(&"debug")) => "kubectl debug",
+        (true, _) => "kubectl exec",
+        _ => "docker exec",
+    };
     // The container is named in the wrapper's arguments; it is not a remote host (the
     // output comes back here).
     // The whole `docker exec …` stays a command of its own too, for the rules about it.
