@@ -29,7 +29,7 @@ pub mod shapes;
 
 use std::borrow::Cow;
 
-pub use names::{is_elided, is_placeholder, is_reference, is_secret_name};
+pub use names::{is_elided, is_placeholder, is_reference, is_secret_name, name_parts};
 use shapes::{Class, SHAPES};
 
 /// What a secret is replaced with.

@@ -36,7 +36,10 @@ const REFERENCE_SUFFIXES: &[&str] = &[
     "prompt", "length", "ttl", "source", "dir", "url",
 ];
 
-fn parts(name: &str) -> Vec<String> {
+/// The lowercase words of a name: split at every character that is not a letter or a digit
+/// and where camelCase starts a new word (`apps:destroy` → apps, destroy; `DeleteCluster` →
+/// delete, cluster; `X-Auth-Token` → x, auth, token).
+pub fn name_parts(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;
@@ -72,7 +75,7 @@ fn parts(name: &str) -> Vec<String> {
 /// assert!(!is_secret_name("PWD"));
 /// ```
 pub fn is_secret_name(name: &str) -> bool {
-    let ps = parts(name);
+    let ps = name_parts(name);
     let Some(last) = ps.last() else {
         return false;
     };

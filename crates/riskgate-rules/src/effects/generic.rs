@@ -11,26 +11,9 @@ use super::infer::Found;
 use super::table;
 use crate::matcher::CommandView;
 
-/// Split a word into lowercase parts: `apps:destroy` → apps, destroy; `DeleteCluster` →
-/// delete, cluster; `delete_vhost` → delete, vhost.
-pub(crate) fn parts(word: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for chunk in word.split([':', '-', '_', '.', '/']) {
-        let mut cur = String::new();
-        let mut prev_lower = false;
-        for c in chunk.chars() {
-            if c.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
-            cur.push(c.to_ascii_lowercase());
-        }
-        if !cur.is_empty() {
-            out.push(cur);
-        }
-    }
-    out
-}
+/// The lowercase words of a word (`apps:destroy`, `DeleteCluster`, `delete_vhost`): the one
+/// splitter the secret-name check uses too.
+pub(crate) use riskgate_model::secrets::name_parts as parts;
 
 /// Whether the program's own name may state its verb: a name of several words (`apps:destroy`,
 /// `octodns-sync`, `purge_queue`) called as an installed program, not a file of the project.
