@@ -213,6 +213,30 @@ impl Norm<'_> {
         }
     }
 
+    /// The expansion of a parameter's default word `d` (`${x:-~/.ssh}`), or `None` when it
+    /// is nested too deep or does not parse (the caller then has a dynamic word).
+    fn default_word(
+        &mut self,
+        d: &str,
+        quoted: bool,
+        frame: &Frame,
+        span: Span,
+        feed: &mut Feed,
+        level: u32,
+    ) -> Option<Seg> {
+        if level >= MAX_DEFAULT_DEPTH {
+            return None;
+        }
+        let ps = self.parse_word(d, false, frame, span).ok()?;
+        let mut inner = Vec::new();
+        self.pieces(&ps, d, quoted, frame, span, feed, &mut inner, level + 1);
+        Some(Seg {
+            text: inner.iter().map(|s| s.text.as_str()).collect(),
+            dynamic: inner.iter().any(|s| s.dynamic),
+            split: !quoted,
+        })
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn parameter(
         &mut self,
@@ -313,19 +337,8 @@ impl Norm<'_> {
                 let Some(d) = default_value else {
                     return dynamic();
                 };
-                if level >= MAX_DEFAULT_DEPTH {
-                    return dynamic();
-                }
-                let mut inner = Vec::new();
-                match self.parse_word(d, false, frame, span) {
-                    Ok(ps) => self.pieces(&ps, d, quoted, frame, span, feed, &mut inner, level + 1),
-                    Err(_) => return dynamic(),
-                }
-                Seg {
-                    text: inner.iter().map(|s| s.text.as_str()).collect(),
-                    dynamic: inner.iter().any(|s| s.dynamic),
-                    split: !quoted,
-                }
+                self.default_word(d, quoted, frame, span, feed, level)
+                    .unwrap_or_else(dynamic)
             }
             ParameterExpr::UseDefaultValues {
                 parameter: Parameter::Named(n),
@@ -352,23 +365,9 @@ impl Norm<'_> {
                 let Some(d) = default_value else {
                     return lit("");
                 };
-                if level >= MAX_DEFAULT_DEPTH {
+                let Some(seg) = self.default_word(d, quoted, frame, span, feed, level) else {
                     return dynamic();
-                }
-                let mut inner = Vec::new();
-                match self.parse_word(d, false, frame, span) {
-                    Ok(ps) => self.pieces(&ps, d, quoted, frame, span, feed, &mut inner, level + 1),
-                    Err(_) => return dynamic(),
-                }
-                let mut seg = Seg {
-                    text: String::new(),
-                    dynamic: false,
-                    split: !quoted,
                 };
-                for s in inner {
-                    seg.text.push_str(&s.text);
-                    seg.dynamic |= s.dynamic;
-                }
                 if matches!(expr, ParameterExpr::AssignDefaultValues { .. }) && !seg.dynamic {
                     self.set_var(n, Some(seg.text.clone()));
                 }
