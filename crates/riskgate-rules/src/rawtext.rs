@@ -10,12 +10,23 @@
 
 use std::borrow::Cow;
 
-/// `source` with the bodies of file-writing here-documents blanked.
-pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
+/// One here-document that only writes a file: the file, the body's byte range in the source,
+/// its text as the file receives it (`<<-` tabs stripped), where the source goes on after the
+/// closing tag, and whether the tag was quoted (no expansion in the body).
+struct WrittenHeredoc {
+    file: String,
+    body_range: std::ops::Range<usize>,
+    body: String,
+    after: usize,
+    quoted: bool,
+}
+
+/// Every file-writing here-document of `source`, in order (the one scanner both readers use).
+fn written_heredocs(source: &str) -> Vec<WrittenHeredoc> {
+    let mut out = Vec::new();
     if !source.contains("<<") {
-        return Cow::Borrowed(source);
+        return out;
     }
-    let mut out: Option<String> = None;
     let mut offset = 0usize;
     let mut lines = source.split_inclusive('\n');
     while let Some(line) = lines.next() {
@@ -23,9 +34,14 @@ pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
         let Some((tag, strip_tabs, file)) = file_heredoc(line) else {
             continue;
         };
+        let quoted = line
+            .split_once("<<")
+            .map(|(_, r)| r.trim_start_matches('-').trim_start())
+            .is_some_and(|r| r.starts_with(['\'', '"', '\\']));
         // the body: the lines up to the one that is the tag
         let body_start = offset;
         let mut body_end = offset;
+        let mut body = String::new();
         for body_line in lines.by_ref() {
             let text = body_line.trim_end_matches(['\n', '\r']);
             let text = if strip_tabs {
@@ -38,16 +54,33 @@ pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
                 break;
             }
             body_end = offset;
+            body.push_str(text);
+            body.push('\n');
         }
+        out.push(WrittenHeredoc {
+            file,
+            body_range: body_start..body_end,
+            body,
+            after: offset,
+            quoted,
+        });
+    }
+    out
+}
+
+/// `source` with the bodies of file-writing here-documents blanked.
+pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
+    let mut out: Option<String> = None;
+    for h in written_heredocs(source) {
         // the file named again later (`python3 /tmp/c.py`, `chmod +x x.sh`): it may run
         if source
-            .get(offset..)
-            .is_some_and(|rest| named_by_a_runner(rest, &file))
+            .get(h.after..)
+            .is_some_and(|rest| named_by_a_runner(rest, &h.file))
         {
             continue;
         }
         let buf = out.get_or_insert_with(|| source.to_string());
-        if let Some(region) = buf.get_mut(body_start..body_end) {
+        if let Some(region) = buf.get(h.body_range.clone()) {
             // every character becomes as many spaces as it has bytes: offsets stay valid
             let blanked: String = region
                 .chars()
@@ -59,7 +92,7 @@ pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
                     }
                 })
                 .collect();
-            buf.replace_range(body_start..body_end, &blanked);
+            buf.replace_range(h.body_range, &blanked);
         }
     }
     match out {
@@ -76,39 +109,12 @@ const MAX_WRITTEN: usize = 16;
 /// for rating it where it lands. Only literal bodies are returned: an unquoted tag whose body
 /// expands parameters or substitutions (`$(curl …)`) writes what is known only at run time.
 pub fn file_heredocs(source: &str) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    if !source.contains("<<") {
-        return out;
-    }
-    let mut lines = source.split_inclusive('\n');
-    while let Some(line) = lines.next() {
-        let Some((tag, strip_tabs, file)) = file_heredoc(line) else {
-            continue;
-        };
-        let quoted = line
-            .split_once("<<")
-            .map(|(_, r)| r.trim_start_matches('-').trim_start())
-            .is_some_and(|r| r.starts_with(['\'', '"', '\\']));
-        let mut body = String::new();
-        for body_line in lines.by_ref() {
-            let text = body_line.trim_end_matches(['\n', '\r']);
-            let text = if strip_tabs {
-                text.trim_start_matches('\t')
-            } else {
-                text
-            };
-            if text == tag {
-                break;
-            }
-            body.push_str(text);
-            body.push('\n');
-        }
-        let literal = quoted || !body.contains(['$', '`']);
-        if literal && out.len() < MAX_WRITTEN {
-            out.push((file, body));
-        }
-    }
-    out
+    written_heredocs(source)
+        .into_iter()
+        .filter(|h| h.quoted || !h.body.contains(['$', '`']))
+        .take(MAX_WRITTEN)
+        .map(|h| (h.file, h.body))
+        .collect()
 }
 
 /// Programs that only read, show, compare or record a file: naming it does not run it
