@@ -352,24 +352,21 @@ pub(super) fn peel_git_alias(argv: &[XWord]) -> Option<Peeled> {
     let sub = argv.get(i)?.text().to_ascii_lowercase();
     let (_, value) = aliases.iter().rev().find(|(n, _)| *n == sub)?;
     let rest = argv.get(i + 1..).unwrap_or(&[]);
-    if let Some(script) = value.strip_prefix('!') {
-        let mut words = vec![XWord::lit(script)];
-        words.extend(rest.iter().cloned());
-        let mut p = peeled(
-            wrapper("git alias", argv.get(1..=i).unwrap_or(&[])),
-            Next::Script(words),
-        )?;
-        // the git command itself stays visible (rules about defining such aliases)
-        p.keep = Some(argv.to_vec());
-        return Some(p);
-    }
-    let mut inner = vec![XWord::lit("git")];
-    inner.extend(value.split_whitespace().map(XWord::lit));
-    inner.extend(rest.iter().cloned());
-    let mut p = peeled(
-        wrapper("git alias", argv.get(1..=i).unwrap_or(&[])),
-        Next::Argv(inner),
-    )?;
+    let next = match value.strip_prefix('!') {
+        Some(script) => {
+            let mut words = vec![XWord::lit(script)];
+            words.extend(rest.iter().cloned());
+            Next::Script(words)
+        }
+        None => {
+            let mut inner = vec![XWord::lit("git")];
+            inner.extend(value.split_whitespace().map(XWord::lit));
+            inner.extend(rest.iter().cloned());
+            Next::Argv(inner)
+        }
+    };
+    let mut p = peeled(wrapper("git alias", argv.get(1..=i).unwrap_or(&[])), next)?;
+    // the git command itself stays visible (rules about defining such aliases)
     p.keep = Some(argv.to_vec());
     Some(p)
 }
