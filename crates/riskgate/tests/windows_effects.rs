@@ -4,33 +4,10 @@
 //! by one, and near misses that must stay below HIGH. The texts are data; nothing is run.
 
 use riskgate::model::effect::{EffectKind, TargetClass};
-use riskgate::{Assessment, Engine, RiskLevel, Shell};
+mod windows_common;
 
-fn ps(engine: &Engine, text: &str) -> Assessment {
-    engine.assess_command_as(text, Some(Shell::PowerShell))
-}
-
-fn cmd(engine: &Engine, text: &str) -> Assessment {
-    engine.assess_command_as(text, Some(Shell::Cmd))
-}
-
-fn high(a: &Assessment, text: &str) {
-    assert!(
-        a.level >= RiskLevel::High,
-        "{text}: {:?} {:#?}",
-        a.level,
-        a.findings
-    );
-}
-
-fn below_high(a: &Assessment, text: &str) {
-    assert!(
-        a.level < RiskLevel::High,
-        "{text}: {:?} {:#?}",
-        a.level,
-        a.findings
-    );
-}
+use riskgate::{Assessment, Engine};
+use windows_common::{below_high, cmd, high, ps};
 
 fn has_effect(a: &Assessment, kind: EffectKind, class: TargetClass) -> bool {
     a.effects

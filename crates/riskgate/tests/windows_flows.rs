@@ -3,29 +3,10 @@
 //! `Net.WebClient` or BITS, is followed to the request that sends it. Variants one by one, and
 //! near misses below HIGH. The texts are data; nothing is run.
 
-use riskgate::{Assessment, Engine, RiskLevel, Shell};
+mod windows_common;
 
-fn ps(engine: &Engine, text: &str) -> Assessment {
-    engine.assess_command_as(text, Some(Shell::PowerShell))
-}
-
-fn high(a: &Assessment, text: &str) {
-    assert!(
-        a.level >= RiskLevel::High,
-        "{text}: {:?} {:#?}",
-        a.level,
-        a.findings
-    );
-}
-
-fn below_high(a: &Assessment, text: &str) {
-    assert!(
-        a.level < RiskLevel::High,
-        "{text}: {:?} {:#?}",
-        a.level,
-        a.findings
-    );
-}
+use riskgate::Engine;
+use windows_common::{below_high, high, ps};
 
 #[test]
 fn secrets_followed_through_variables_blocks_and_uploads() {

@@ -6,33 +6,10 @@
 //! text), diskpart scripts on stdin, cmd.exe's substrings and wrappers. Each test feeds variants
 //! one by one, and near misses that must stay below HIGH. The texts are data; nothing is run.
 
-use riskgate::{Assessment, Engine, RiskLevel, Shell};
+mod windows_common;
 
-fn ps(engine: &Engine, text: &str) -> Assessment {
-    engine.assess_command_as(text, Some(Shell::PowerShell))
-}
-
-fn cmd(engine: &Engine, text: &str) -> Assessment {
-    engine.assess_command_as(text, Some(Shell::Cmd))
-}
-
-fn high(a: &Assessment, text: &str) {
-    assert!(
-        a.level >= RiskLevel::High,
-        "{text}: {:?} {:#?}",
-        a.level,
-        a.findings
-    );
-}
-
-fn below_high(a: &Assessment, text: &str) {
-    assert!(
-        a.level < RiskLevel::High,
-        "{text}: {:?} {:#?}",
-        a.level,
-        a.findings
-    );
-}
+use riskgate::{Engine, Shell};
+use windows_common::{below_high, cmd, high, ps};
 
 #[test]
 fn mail_forwarded_out_and_access_granted_are_high() {
