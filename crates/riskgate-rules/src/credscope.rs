@@ -12,8 +12,8 @@
 use std::sync::LazyLock;
 
 use regex::Regex;
+use riskgate_model::Finding;
 use riskgate_model::secrets::is_secret_name;
-use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{ParsedCommand, SimpleCommand};
 
 /// `scheme://user:password@host`.
@@ -297,17 +297,9 @@ pub(crate) fn is_credential_rule(tags: &[impl AsRef<str>]) -> bool {
 
 /// Cap `f` at MEDIUM: every credential it found is a placeholder or opens a loopback server.
 pub(crate) fn cap_for_throwaway(f: &mut Finding) {
-    // already MEDIUM: keep it so, with room for the other findings' bump
-    if f.level == RiskLevel::Medium {
-        f.score = f.score.min(crate::envscope::CAPPED_SCORE);
-    }
-    if f.level <= RiskLevel::Medium {
-        return;
-    }
-    f.level = RiskLevel::Medium;
-    f.score = f.score.min(crate::envscope::CAPPED_SCORE);
-    f.description.push_str(
-        " (the credential is a placeholder or opens only a loopback server: at most MEDIUM)",
+    crate::envscope::cap_at_medium(
+        f,
+        "the credential is a placeholder or opens only a loopback server: at most MEDIUM",
     );
 }
 

@@ -243,7 +243,13 @@ pub(crate) fn iterates_project_listing(cmd: &SimpleCommand) -> bool {
 
 /// Cap `f` at MEDIUM because every command it matched is aimed at a development resource.
 pub fn cap_for_development(f: &mut Finding) {
-    // already MEDIUM: keep it so, with room for the other findings' bump
+    cap_at_medium(f, "on a development or test resource: at most MEDIUM");
+}
+
+/// Cap `f` at MEDIUM and say why (`why` is appended in parentheses). A finding already MEDIUM
+/// keeps its level with its score clamped, leaving room for the other findings' bump, so
+/// that several capped findings cannot add up to HIGH. Every scope cap goes through here.
+pub fn cap_at_medium(f: &mut Finding, why: &str) {
     if f.level == RiskLevel::Medium {
         f.score = f.score.min(CAPPED_SCORE);
     }
@@ -252,8 +258,7 @@ pub fn cap_for_development(f: &mut Finding) {
     }
     f.level = RiskLevel::Medium;
     f.score = f.score.min(CAPPED_SCORE);
-    f.description
-        .push_str(" (on a development or test resource: at most MEDIUM)");
+    f.description.push_str(&format!(" ({why})"));
 }
 
 /// Whether a rule deletes data or infrastructure (scoped by environment, and tagged
@@ -284,17 +289,9 @@ pub(crate) fn raise_for_production(f: &mut Finding) {
 
 /// Cap `f` at MEDIUM: every command it matched deletes entries of a listing of project paths.
 pub(crate) fn cap_for_project_listing(f: &mut Finding) {
-    // already MEDIUM: keep it so, with room for the other findings' bump
-    if f.level == RiskLevel::Medium {
-        f.score = f.score.min(CAPPED_SCORE);
-    }
-    if f.level <= RiskLevel::Medium {
-        return;
-    }
-    f.level = RiskLevel::Medium;
-    f.score = f.score.min(CAPPED_SCORE);
-    f.description.push_str(
-        " (the entries come from a listing of project paths or unused objects: at most MEDIUM)",
+    cap_at_medium(
+        f,
+        "the entries come from a listing of project paths or unused objects: at most MEDIUM",
     );
 }
 

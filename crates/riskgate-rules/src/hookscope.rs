@@ -6,7 +6,7 @@
 //! beyond the repository, a variable) is not an install from the project, and received code
 //! written into a hook is rated by the download flow whatever path it took.
 
-use riskgate_model::{Finding, RiskLevel};
+use riskgate_model::Finding;
 use riskgate_shell::SimpleCommand;
 
 /// Whether `c` copies or links only files of the project into the project's `.git/hooks`.
@@ -64,13 +64,9 @@ fn value_after<'a>(c: &'a SimpleCommand, opt: &str) -> Option<&'a str> {
 
 /// Cap `f` at MEDIUM: the hook it installs is one the project ships.
 pub fn cap_for_project_hook(f: &mut Finding) {
-    if f.level <= RiskLevel::Medium {
-        return;
-    }
-    f.level = RiskLevel::Medium;
-    f.score = f.score.min(crate::envscope::CAPPED_SCORE);
-    f.description.push_str(
-        " (the hook installed is one of the project's own files: at most MEDIUM; review it)",
+    crate::envscope::cap_at_medium(
+        f,
+        "the hook installed is one of the project's own files: at most MEDIUM; review it",
     );
 }
 

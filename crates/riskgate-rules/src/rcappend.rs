@@ -6,7 +6,7 @@
 //! variable such as `PROMPT_COMMAND`, `LD_PRELOAD`, history switched off, a `source` from a
 //! temporary directory) keeps the rule's level.
 
-use riskgate_model::{Finding, RiskLevel};
+use riskgate_model::Finding;
 use riskgate_shell::SimpleCommand;
 
 /// Most bytes of appended text read.
@@ -167,13 +167,10 @@ pub fn appends_only_settings(c: &SimpleCommand) -> bool {
 
 /// Cap `f` at MEDIUM: what it writes to a start-up file is settings only.
 pub fn cap_for_settings(f: &mut Finding) {
-    if f.level <= RiskLevel::Medium {
-        return;
-    }
-    f.level = RiskLevel::Medium;
-    f.score = f.score.min(crate::envscope::CAPPED_SCORE);
-    f.description
-        .push_str(" (what is appended is settings only — aliases, exports, a tool's init: at most MEDIUM; review it)");
+    crate::envscope::cap_at_medium(
+        f,
+        "what is appended is settings only — aliases, exports, a tool's init: at most MEDIUM; review it",
+    );
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! the network) keeps the rule's level. Output captured into a variable (`X=$(cat .env)`) is
 //! not reduced: the secret stays in the shell, for the environment of every later program.
 
-use riskgate_model::{Finding, RiskLevel};
+use riskgate_model::Finding;
 use riskgate_shell::StdinSource;
 
 use crate::matcher::CommandView;
@@ -141,14 +141,12 @@ fn jq_filter_shows_no_secret(filter: &str) -> bool {
 
 /// Cap `f` at MEDIUM: the secrets it prints only reach `reducer`.
 pub(crate) fn cap_for_reducer(f: &mut Finding, reducer: &str) {
-    if f.level <= RiskLevel::Medium {
-        return;
-    }
-    f.level = RiskLevel::Medium;
-    f.score = f.score.min(crate::envscope::CAPPED_SCORE);
-    f.description.push_str(&format!(
-        " (the output only reaches `{reducer}`, which shows no secret value: at most MEDIUM)"
-    ));
+    crate::envscope::cap_at_medium(
+        f,
+        &format!(
+            "the output only reaches `{reducer}`, which shows no secret value: at most MEDIUM"
+        ),
+    );
 }
 
 /// Whether a rule with `tags` is about secrets printed to the terminal (and may be reduced):

@@ -206,13 +206,12 @@ fn names_development_env(base: &str) -> bool {
 /// Cap a finding about writing an environment file that is filled from its template (see
 /// [`is_template_copy`]) at MEDIUM.
 pub(crate) fn cap_for_template(f: &mut Finding) {
-    if f.rule_id != "path.env-file" || f.level <= RiskLevel::Medium {
-        return;
+    if f.rule_id == "path.env-file" {
+        riskgate_rules::cap_at_medium(
+            f,
+            "filled from its template: at most MEDIUM; an existing file is replaced",
+        );
     }
-    f.level = RiskLevel::Medium;
-    f.score = f.score.min(50);
-    f.description
-        .push_str(" (filled from its template: at most MEDIUM; an existing file is replaced)");
 }
 
 fn is_ci(rel: &str) -> bool {

@@ -14,9 +14,6 @@ use crate::Engine;
 /// Findings about writing a file whose content runs later.
 const PLACEMENT: &[&str] = &["path.ci-config", "path.git-hooks", "persist.git-hook-write"];
 
-/// The score a capped placement finding keeps at most (MEDIUM, with room for other findings).
-const CAPPED_SCORE: u8 = 50;
-
 /// `a`, with its findings about placing files that run later rated by the content `command`
 /// writes into them (see the module documentation).
 pub(crate) fn rate_written_content(
@@ -88,12 +85,12 @@ pub(crate) fn rate_written_content(
         _ if all_known && !placed_unseen => {
             for f in findings
                 .iter_mut()
-                .filter(|f| PLACEMENT.contains(&f.rule_id.as_str()) && f.level > RiskLevel::Medium)
+                .filter(|f| PLACEMENT.contains(&f.rule_id.as_str()))
             {
-                f.level = RiskLevel::Medium;
-                f.score = f.score.min(CAPPED_SCORE);
-                f.description
-                    .push_str(" (the content written is shown and rated here: at most MEDIUM)");
+                riskgate_rules::cap_at_medium(
+                    f,
+                    "the content written is shown and rated here: at most MEDIUM",
+                );
             }
         }
         _ => return a,
