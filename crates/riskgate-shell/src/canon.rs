@@ -317,8 +317,12 @@ pub(crate) fn canonical_args(program: &str, args: &[Word]) -> Vec<Word> {
             }
             let body = &text[1..];
             let chmod_mode = program == "chmod" && body.chars().all(|c| "rwxXst".contains(c));
+            // a camel-case action option (`sysadminctl -deleteUser`, `-setRemoteLogin`) of a
+            // program whose short options do not spell it is one word, not a cluster
+            let camel_option = camel_case(body) && !body.chars().all(|c| lookup_short(c).is_some());
             let is_cluster = !no_cluster
                 && !chmod_mode
+                && !camel_option
                 && body.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
                 && cluster_shape(body, |c| {
                     lookup_short(c).is_some_and(|o| o.arity != Arity::None)
@@ -410,6 +414,25 @@ fn abbreviated<'t>(cur: Option<&'t Spec>, global: Option<&'t Spec>, name: &str) 
         }
     }
     found
+}
+
+/// A camel-case word: three or more lower-case letters, then capitalised words (`deleteUser`,
+/// `setRemoteLogin`), as macOS and Java tools spell their options; never a cluster of short
+/// options like `fNL` or `xzvf`.
+fn camel_case(body: &str) -> bool {
+    let Some(first_upper) = body.find(|c: char| c.is_ascii_uppercase()) else {
+        return false;
+    };
+    first_upper >= 3
+        && body[..first_upper].chars().all(|c| c.is_ascii_lowercase())
+        && body[first_upper..]
+            .split(|c: char| c.is_ascii_uppercase())
+            .skip(1)
+            .all(|w| {
+                !w.is_empty()
+                    && w.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            })
 }
 
 /// Letters and digits, up to a value-taking letter after which anything goes (`-i.bak`).
@@ -517,6 +540,23 @@ mod tests {
                 "{c} → {got}"
             );
         }
+    }
+
+    #[test]
+    fn camel_case_options_are_one_word() {
+        // macOS and Java tools' action options stay whole: their letters are no short options
+        assert_eq!(
+            canon("sysadminctl -deleteUser bob"),
+            "sysadminctl -deleteUser bob"
+        );
+        assert_eq!(
+            canon("systemsetup -setRemoteLogin on"),
+            "systemsetup -setRemoteLogin on"
+        );
+        // short-option clusters still expand, with or without capitals
+        assert_eq!(canon("acmectl -xzvf a"), "acmectl -x -z -v -f a");
+        assert_eq!(canon("acmectl -fNL a"), "acmectl -f -N -L a");
+        assert!(!canon("ssh -fNL 8080:db:5432 host").contains("-fNL"));
     }
 
     #[test]

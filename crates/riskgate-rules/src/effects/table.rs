@@ -66,8 +66,38 @@ fn double_dashed(flag: &str) -> Option<String> {
     (flag.len() > 3 && flag.starts_with('-') && !flag.starts_with("--")).then(|| format!("-{flag}"))
 }
 
-/// The effect a flag states (`--delete`, `-delete`).
+/// A one-dash action option written in camel case, as macOS and Java tools take them
+/// (`sysadminctl -deleteUser bob`, `-purgeAll`, `-removeAccount`): a delete when its first word
+/// is a delete verb and the rest names what is deleted (not when: `-deleteOnExit`).
+fn camel_action(flag: &str) -> Option<EffectKind> {
+    let body = flag.strip_prefix('-').filter(|b| !b.starts_with('-'))?;
+    let body = body.split_once('=').map_or(body, |(n, _)| n);
+    let first_upper = body.find(|c: char| c.is_ascii_uppercase())?;
+    if first_upper < 2
+        || !body.chars().all(|c| c.is_ascii_alphanumeric())
+        || !body[..first_upper].chars().all(|c| c.is_ascii_lowercase())
+    {
+        return None;
+    }
+    let head = &body[..first_upper];
+    let rest = body[first_upper..].to_ascii_lowercase();
+    let deletes = matches!(
+        head,
+        "delete" | "destroy" | "drop" | "purge" | "remove" | "wipe" | "erase" | "nuke"
+    );
+    let when = [
+        "on", "after", "before", "when", "if", "old", "temp", "tmp", "empty",
+    ]
+    .iter()
+    .any(|w| rest.starts_with(w));
+    (deletes && !when).then_some(EffectKind::Delete)
+}
+
+/// The effect a flag states (`--delete`, `-delete`, `-deleteUser`).
 pub(crate) fn verb_flag(flag: &str) -> Option<EffectKind> {
+    if let Some(k) = camel_action(flag) {
+        return Some(k);
+    }
     let long = double_dashed(flag);
     let name = long.as_deref().unwrap_or(flag);
     let name = name.split_once('=').map_or(name, |(n, _)| n);
@@ -124,6 +154,11 @@ mod tests {
         assert_eq!(verb_flag("--delete-all"), Some(EffectKind::Delete));
         assert!(verb_flag("--deleted").is_none() && verb_flag("--remote").is_none());
         assert!(verb_flag("--delete-branch").is_none() && verb_flag("-wipe-data").is_none());
+        // camel-case action options of macOS and Java tools
+        assert_eq!(verb_flag("-deleteUser"), Some(EffectKind::Delete));
+        assert_eq!(verb_flag("-purgeAll"), Some(EffectKind::Delete));
+        assert!(verb_flag("-deleteOnExit").is_none() && verb_flag("-addUser").is_none());
+        assert!(verb_flag("-Delete").is_none() && verb_flag("--deleteUser").is_none());
         assert!(is_resource_noun("projects") && !is_resource_noun("logs"));
     }
 }
