@@ -441,6 +441,18 @@ fn home_relative(path: &str) -> Option<&str> {
             return Some(r.trim_start_matches('/'));
         }
     }
+    // `~alice/.ssh`, `~root`: the home directory of the user named (not `~+`/`~-`, the
+    // working directories)
+    if let Some(r) = path.strip_prefix('~') {
+        let (user, rest) = r.split_once('/').unwrap_or((r, ""));
+        if user.starts_with(|c: char| c.is_ascii_lowercase() || c == '_')
+            && user.chars().all(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '-' | '.')
+            })
+        {
+            return Some(rest);
+        }
+    }
     for base in ["/home/", "/Users/"] {
         if let Some(r) = path.strip_prefix(base) {
             let (user, rest) = r.split_once('/').unwrap_or((r, ""));
@@ -802,12 +814,26 @@ where
     for w in words {
         let w = without_tlds(w.as_ref());
         let whole = w.trim_matches(|c: char| !c.is_ascii_alphanumeric());
-        for token in w
+        let tokens: Vec<&str> = w
             .split(|c: char| !c.is_ascii_alphanumeric())
             .filter(|t| !t.is_empty())
-        {
+            .collect();
+        for (k, token) in tokens.iter().copied().enumerate() {
             let t = token.to_ascii_lowercase();
             let t = t.trim_end_matches(|c: char| c.is_ascii_digit());
+            // a feature branch's environment (`feature-4812`, `feat-1290-login`): a topic
+            // branch's copy; not a service named for features (`feature-flags`)
+            if matches!(t, "feature" | "feat")
+                && tokens
+                    .get(k + 1)
+                    .is_some_and(|n| n.bytes().any(|b| b.is_ascii_digit()))
+            {
+                best = match best {
+                    Environment::Unknown => Environment::Dev,
+                    b => b,
+                };
+                continue;
+            }
             // `ci` and `pr` name an environment at the end of a name (`build-pr-482`,
             // `app_ci`), not as a word of their own, which is a subcommand (`glab ci delete`,
             // `gh pr close`), nor before another word (`ci-deployer` is a CI account)
@@ -862,6 +888,9 @@ mod tests {
             ("~/.bash_history", Logs),
             ("~", Home),
             ("~/", Home),
+            ("~root", Home),
+            ("~alice/.ssh/id_ed25519", Credentials),
+            ("~deploy/.bashrc", Persistence),
             ("$HOME/*", Home),
             ("~/**", Home),
             ("~/Downloads/x.zip", UserData),
@@ -920,6 +949,11 @@ mod tests {
         assert_eq!(classify_env(["stg", "prod1"]), Environment::Prod);
         assert_eq!(classify_env(["my-api-staging"]), Environment::Staging);
         assert_eq!(classify_env(["products", "liveness"]), Environment::Unknown);
+        // a feature branch's copy, not a service named for features
+        assert_eq!(classify_env(["feature-4812"]), Environment::Dev);
+        assert_eq!(classify_env(["feat-1290-login"]), Environment::Dev);
+        assert_eq!(classify_env(["feature-flags"]), Environment::Unknown);
+        assert_eq!(classify_env(["feature-4812-prod"]), Environment::Prod);
         assert_eq!(classify_env(["acme-web-pr-512"]), Environment::Dev);
         assert_eq!(classify_env(["app_ci"]), Environment::Dev);
         assert_eq!(classify_env(["build-pr-482-x7f2k"]), Environment::Dev);

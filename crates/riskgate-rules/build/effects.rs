@@ -32,6 +32,7 @@ struct EffectsSpec {
     forced_flags: Vec<String>,
     bulk_flags: Vec<String>,
     resource_nouns: Vec<String>,
+    dry_run_programs: Vec<String>,
 }
 
 const KINDS: [(&str, &str); 8] = [
@@ -149,8 +150,13 @@ pub fn generate(file: &Path) -> Result<String, String> {
     );
     let _ = writeln!(
         out,
-        "pub(crate) static RESOURCE_NOUNS: &[&str] = {};",
+        "pub(crate) static RESOURCE_NOUNS: &[&str] = {};\n",
         strs(&sorted_unique(spec.resource_nouns, "resource_nouns")?)
+    );
+    let _ = writeln!(
+        out,
+        "pub(crate) static DRY_RUN_PROGRAMS: &[&str] = {};",
+        strs(&sorted_unique(spec.dry_run_programs, "dry_run_programs")?)
     );
     Ok(out)
 }

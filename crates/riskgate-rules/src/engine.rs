@@ -272,6 +272,9 @@ impl CommandEngine {
         let mut throwaway: Vec<bool> = Vec::new();
         // Per hook rule: whether every matched command installs a hook of the project.
         let mut project_hook: Vec<bool> = Vec::new();
+        // Per rule that does not print secrets: whether every matched command is a dry run of
+        // a program whose dry run stops the change.
+        let mut dry_run: Vec<bool> = Vec::new();
         for (rule, hit) in hits {
             let prints_secrets = sinks::prints_secrets(rule.tags())
                 && rule
@@ -306,6 +309,11 @@ impl CommandEngine {
                     .is_some_and(|v| envscope::iterates_project_listing(v.cmd)),
                 Hit::Raw(_) | Hit::Script(..) => false,
             };
+            let dry = !prints_secrets
+                && match hit {
+                    Hit::Command(i) => views.get(i).is_some_and(scoring::is_honoured_dry_run),
+                    Hit::Raw(_) | Hit::Script(..) => false,
+                };
             let own_hook = match hit {
                 Hit::Command(i) => views
                     .get(i)
@@ -344,6 +352,9 @@ impl CommandEngine {
                 if let Some(h) = project_hook.get_mut(i) {
                     *h &= own_hook;
                 }
+                if let Some(d) = dry_run.get_mut(i) {
+                    *d &= dry;
+                }
                 if let Some(r) = reduced.get_mut(i)
                     && reducer.is_none()
                 {
@@ -367,6 +378,7 @@ impl CommandEngine {
             settings_only.push(settings && rule.tags().iter().any(|t| t == "shell-rc"));
             throwaway.push(placeholder && credscope::is_credential_rule(rule.tags()));
             project_hook.push(own_hook && rule.tags().iter().any(|t| t == "hooks"));
+            dry_run.push(dry);
             project_listed.push(
                 listed
                     && rule
@@ -378,6 +390,9 @@ impl CommandEngine {
         }
         for (f, _) in out.iter_mut().zip(&production).filter(|(_, p)| **p) {
             envscope::raise_for_production(f);
+        }
+        for (f, _) in out.iter_mut().zip(&dry_run).filter(|(_, d)| **d) {
+            envscope::cap_for_dry_run(f);
         }
         for (f, _) in out.iter_mut().zip(&project_listed).filter(|(_, p)| **p) {
             envscope::cap_for_project_listing(f);

@@ -261,6 +261,19 @@ pub fn cap_at_medium(f: &mut Finding, why: &str) {
     f.description.push_str(&format!(" ({why})"));
 }
 
+/// Cap `f` at LOW: every command it matched is a dry run of a program whose dry run stops the
+/// change (`kubectl delete ns prod --dry-run=client`, `helm uninstall api --dry-run`). The
+/// score is clamped to LOW's band with room for the other findings' bump.
+pub(crate) fn cap_for_dry_run(f: &mut Finding) {
+    if f.level <= RiskLevel::Low {
+        return;
+    }
+    f.level = RiskLevel::Low;
+    f.score = f.score.min(30);
+    f.description
+        .push_str(" (a dry run: it only shows what would change; at most LOW)");
+}
+
 /// Whether a rule deletes data or infrastructure (scoped by environment, and tagged
 /// `destructive`/`data-loss` or named for a delete): on production it is at least HIGH.
 pub(crate) fn deletes_data(id: &str, tags: &[impl AsRef<str>]) -> bool {

@@ -304,7 +304,22 @@ pub(crate) fn flag_matches(spec: &str, flag: &str) -> bool {
     flag == spec
         || (spec.starts_with("--")
             && !spec.contains('=')
-            && flag.strip_prefix(spec).is_some_and(|r| r.starts_with('=')))
+            && flag
+                .strip_prefix(spec)
+                .and_then(|r| r.strip_prefix('='))
+                .is_some_and(|v| !turns_off(v)))
+}
+
+/// A value that switches a flag off (`--dry-run=none`, `--force=false`): the flag so set is
+/// not the flag.
+fn turns_off(value: &str) -> bool {
+    matches!(
+        value
+            .trim_matches(['"', '\''])
+            .to_ascii_lowercase()
+            .as_str(),
+        "none" | "false" | "0" | "no" | "off"
+    )
 }
 
 /// `*`-only wildcard match, linear in practice (greedy with backtrack to the last star).

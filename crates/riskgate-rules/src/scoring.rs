@@ -116,7 +116,9 @@ pub(crate) struct GenericScore {
     pub(crate) reasons: Vec<String>,
 }
 
-/// True when the command only shows what it would do.
+/// True when the command only shows what it would do. A dry-run option set to a value that
+/// turns it off (`kubectl … --dry-run=none`, `--dry-run=false`) is no dry run (the flag match
+/// says so).
 pub(crate) fn is_dry_run(view: &CommandView<'_>) -> bool {
     view.help
         || [
@@ -130,6 +132,19 @@ pub(crate) fn is_dry_run(view: &CommandView<'_>) -> bool {
         ]
         .iter()
         .any(|f| view.has_flag(f))
+}
+
+/// Whether `view` is a dry run of a program whose dry run is documented to stop its change
+/// (`data/effects.yaml` `dry_run_programs`, and any PowerShell cmdlet's `-WhatIf`): the rules
+/// it matches describe what would happen, not what happens.
+pub(crate) fn is_honoured_dry_run(view: &CommandView<'_>) -> bool {
+    let program = view.cmd.program.as_str();
+    let cmdlet = program.split_once('-').is_some_and(|(verb, noun)| {
+        verb.starts_with(|c: char| c.is_ascii_uppercase()) && !noun.is_empty()
+    });
+    !view.help
+        && is_dry_run(view)
+        && (crate::effects::honours_dry_run(program) || (cmdlet && view.has_flag("-WhatIf")))
 }
 
 /// Executable, argument and privilege stages for one command.

@@ -100,6 +100,24 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 }
             }
         }
+        // `zip -T -TT CMD`, `--unzip-command CMD`: the archive test runs CMD through the shell
+        "zip" => {
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                if (*a == "-TT" || *a == "--unzip-command")
+                    && let Some(v) = args.get(i + 1)
+                {
+                    out.push(emb(program, v, None));
+                    i += 1;
+                } else if let Some(v) = a
+                    .strip_prefix("--unzip-command=")
+                    .or_else(|| a.strip_prefix("-TT").filter(|v| !v.is_empty()))
+                {
+                    out.push(emb(program, v, None));
+                }
+                i += 1;
+            }
+        }
         "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
             for s in awk::commands(&args) {
                 out.push(emb(program, &s, None));
@@ -574,6 +592,15 @@ mod tests {
             ]),
             ["rm -rf ~"]
         );
+        assert_eq!(
+            texts(&["zip", "-q", "z.zip", "a", "-T", "-TT", "rm -rf ~ #"]),
+            ["rm -rf ~ #"]
+        );
+        assert_eq!(
+            texts(&["zip", "z.zip", "a", "-T", "--unzip-command=rm -rf ~"]),
+            ["rm -rf ~"]
+        );
+        assert!(texts(&["zip", "-r", "z.zip", "src", "-T"]).is_empty());
         assert_eq!(
             texts(&["awk", "BEGIN { system(\"rm -rf ~\") }"]),
             ["rm -rf ~"]

@@ -540,6 +540,8 @@ fn writes_of(commands: &[riskgate_shell::SimpleCommand]) -> Vec<String> {
                     .filter_map(|a| a.text.strip_prefix("-OutFile="))
                     .map(str::to_string),
             ),
+            // a dry run of rsync (`-n`, `--dry-run`) writes nothing
+            "rsync" if c.args.iter().any(|a| a.text == "--dry-run") => {}
             "cp" | "mv" | "install" | "rsync" | "ln" if positionals.len() >= 2 => {
                 out.extend(positionals.last().map(|s| s.to_string()));
             }

@@ -343,6 +343,23 @@ fn process_named_by(word: &str) -> Option<String> {
             let base = a.rsplit('/').next()?;
             known(base.strip_suffix(".pid")?)
         }),
+        // every process with a network socket (`lsof -t -i`, `lsof -ti -sTCP:LISTEN`): no port
+        // or address narrows the listing, so the system's network daemons are in it
+        "lsof"
+            if args.iter().any(|a| {
+                a.starts_with('-')
+                    && !a.starts_with("--")
+                    && !a.starts_with("-s")
+                    && a.contains('i')
+                    && !a.contains(':')
+            }) && !args.iter().any(|a| {
+                !a.starts_with("-s") && a.contains(':')
+                    || a.chars().all(|c| c.is_ascii_digit())
+                    || (a.starts_with('-') && a.contains(['c', 'p', 'u']) && !a.starts_with("-s"))
+            }) =>
+        {
+            Some("every process listening on the network (sshd among them)".to_string())
+        }
         "lsof" | "fuser" => args.iter().find_map(|a| {
             let port = a
                 .rsplit(':')
@@ -453,7 +470,9 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                 // :5432)`: the process the substitution names.
                 if let Some(name) = process_named_by(t) {
                     let security = SECURITY_UNITS.contains(&name.as_str());
-                    let daemon = security || DAEMONS.contains(&name.as_str());
+                    let daemon = security
+                        || DAEMONS.contains(&name.as_str())
+                        || name.starts_with("every process");
                     if daemon {
                         let kind = if security {
                             EffectKind::Security
@@ -588,5 +607,18 @@ mod tests {
         ] {
             assert!(!locking_mode(m), "{m} does not lock");
         }
+    }
+
+    #[test]
+    fn listings_that_name_daemons() {
+        assert!(daemon_of_listing("lsof -t -i :22").is_some());
+        // every listening process: no port narrows it
+        assert!(daemon_of_listing("lsof -t -i -sTCP:LISTEN").is_some());
+        assert!(daemon_of_listing("lsof -ti").is_some());
+        // a port, a command name or a user narrows it
+        assert!(daemon_of_listing("lsof -t -i :3000").is_none());
+        assert!(daemon_of_listing("lsof -t -i tcp:8080 -sTCP:LISTEN").is_none());
+        assert!(daemon_of_listing("lsof -t -c node -i").is_none());
+        assert!(daemon_of_listing("lsof -t -u dev -i").is_none());
     }
 }

@@ -20,6 +20,11 @@ use riskgate_model::{Finding, RiskLevel};
 
 use crate::matcher::CommandView;
 
+/// Whether `program`'s dry run is documented to stop its change (`data/effects.yaml`).
+pub(crate) fn honours_dry_run(program: &str) -> bool {
+    table::DRY_RUN_PROGRAMS.binary_search(&program).is_ok()
+}
+
 /// Whether `data/effects.yaml` describes the program of `v` and says its effect does not apply
 /// to this invocation (then seed 004's argument stage adds nothing either: the arguments are
 /// not targets of anything destructive).

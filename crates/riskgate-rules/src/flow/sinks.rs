@@ -197,6 +197,29 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
     Some((dest, reads_stdin))
 }
 
+/// Whether `c` only lists what an archive or a dump holds (`pg_restore --list`, `tar -t`,
+/// `unzip -l`): its output names the entries, not their content, so no data flows on.
+pub(super) fn lists_only(c: &SimpleCommand) -> bool {
+    let has = |names: &[&str]| raw(c).any(|t| names.contains(&t));
+    let short = |letter: char| {
+        raw(c).any(|t| {
+            t.starts_with('-')
+                && !t.starts_with("--")
+                && t[1..].chars().all(|ch| ch.is_ascii_alphabetic())
+                && t.contains(letter)
+        })
+    };
+    match c.program.as_str() {
+        "pg_restore" => has(&["--list"]) || short('l'),
+        "tar" | "bsdtar" => has(&["--list"]) || short('t'),
+        "unzip" => short('l') || short('Z'),
+        "zipinfo" | "lsar" => true,
+        "7z" | "7za" | "7zz" => c.positionals().next().is_some_and(|w| w.text == "l"),
+        "gzip" | "xz" | "zstd" => has(&["--list"]) || short('l'),
+        _ => false,
+    }
+}
+
 /// Whether `c` prints the content it reads (to the terminal, which is the agent's context,
 /// unless its output is redirected to a file).
 pub(super) fn prints(c: &SimpleCommand) -> bool {

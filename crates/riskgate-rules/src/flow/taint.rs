@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{Origin, ParsedCommand, SimpleCommand, StdinSource};
 
-use super::sinks::{prints, sink};
+use super::sinks::{lists_only, prints, sink};
 use super::sources::{Data, Taint, dump_source, outputs, secret_source};
 use super::{MAX_TRACKED, both, same_file, span_text};
 
@@ -90,6 +90,10 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
                 t.from = i;
                 t
             });
+        // a listing of an archive's or a dump's entries carries none of their data
+        if own.is_none() && lists_only(c) {
+            continue;
+        }
         let by_file = reads_file(c, &files)
             .or_else(|| reads_var(c, &vars))
             .map(|t| Taint {
