@@ -365,6 +365,7 @@ impl<'s> Norm<'s> {
     /// Set a variable, bounding its size.
     pub(crate) fn set_var(&mut self, name: &str, value: Option<String>) {
         let value = value.filter(|v| v.len() <= MAX_VAR_LEN);
+        self.script.var_shape.remove(name);
         if self.env.len() < 4096 || self.env.contains_key(name) {
             self.env.insert(name.to_string(), value);
         }

@@ -43,6 +43,10 @@ pub(crate) struct State {
     /// Variables assigned the output of a download or a decoder (`x=$(curl …)`,
     /// `x=$(gpg -d f)`): expanding them carries that feed (`bash -c "$x"`).
     pub var_feed: HashMap<String, Feed>,
+    /// Variables assigned text that is only partly known (`DEST=host:/data/$(whoami)`,
+    /// `NS="preview-pr-$PR"`): that text, whose known parts still say what it names (a host,
+    /// an environment). Expanding such a variable gives this text as a dynamic word.
+    pub var_shape: HashMap<String, String>,
     /// Expansions under way (no re-entry) and how many were made.
     expanding: Vec<String>,
     expansions: usize,
@@ -273,6 +277,19 @@ impl Norm<'_> {
             },
         });
         self.parse_text(text, &f)
+    }
+
+    /// Remember the partly known text a variable was assigned (see [`State::var_shape`]):
+    /// only text with a literal part worth reading, bounded in size and number.
+    pub(crate) fn note_var_shape(&mut self, name: &str, text: &str) {
+        let shapes = &mut self.script.var_shape;
+        let literal = text
+            .split(['$', '`'])
+            .next()
+            .is_some_and(|head| head.chars().any(|c| c.is_ascii_alphanumeric()));
+        if literal && text.len() <= 1024 && (shapes.len() < MAX_DEFS || shapes.contains_key(name)) {
+            shapes.insert(name.to_string(), text.to_string());
+        }
     }
 
     /// Remember (or forget) that `name` holds downloaded or decoded text.

@@ -508,9 +508,13 @@ impl Norm<'_> {
                         let v = if value.dynamic {
                             crate::listing::mktemp_value(&value.text)
                         } else {
-                            Some(value.text)
+                            Some(value.text.clone())
                         };
+                        let shape = v.is_none() && value.dynamic;
                         self.set_var(&name, v);
+                        if shape {
+                            self.note_var_shape(&name, &value.text);
+                        }
                     } else {
                         self.expand_into(&w.value, frame, span, &mut p.argv);
                     }
@@ -532,7 +536,11 @@ impl Norm<'_> {
                 } else {
                     Some(value.text.clone())
                 };
+                let shape = v.is_none() && value.dynamic;
                 self.set_var(name, v);
+                if shape {
+                    self.note_var_shape(name, &value.text);
+                }
                 self.note_var_feed(name, feed);
                 if let Some(l) = listing.clone().or_else(|| {
                     let w = XWord {

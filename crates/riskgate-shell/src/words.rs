@@ -569,7 +569,12 @@ impl Norm<'_> {
                 dynamic: false,
                 split: !quoted,
             }),
-            Some(None) => None,
+            // partly known text: its known parts still name a host or an environment
+            Some(None) => self.script.var_shape.get(name).map(|shape| Seg {
+                text: shape.clone(),
+                dynamic: true,
+                split: false,
+            }),
             None if name == "HOME" => Some(lit("~")),
             None => None,
         }
