@@ -14,6 +14,7 @@ mod table;
 mod windows;
 mod winident;
 mod winparams;
+mod winverbs;
 
 use riskgate_model::effect::{Effect, Environment, classify_env};
 use riskgate_model::{Finding, RiskLevel};

@@ -7,10 +7,9 @@
 //! ACLs (`takeown`, `icacls`), `taskkill`, downloads written to disk (`-OutFile`), and unknown
 //! `Verb-Noun` cmdlets read from their verb and noun (`Remove-AzResourceGroup -Name prod-rg`).
 
-use riskgate_model::effect::{Effect, EffectKind, Scope, Target, TargetClass, classify_env};
+use riskgate_model::effect::{Effect, EffectKind, Scope, Target, TargetClass};
 
 use super::infer::{Found, file_scope, found, path_target};
-use super::table;
 use crate::matcher::CommandView;
 
 /// Windows processes whose end stops the machine or its security (lower case, no `.exe`).
@@ -332,6 +331,21 @@ pub(crate) fn effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             }
             true
         }
+        // Pester: `Mock NAME {…}` replaces a command in a test and `Should -Invoke NAME`
+        // asserts it was called; `Describe 'NAME' {…}` and its blocks name a test (their
+        // blocks' commands are read on their own): the names are data, nothing they name runs
+        "Mock"
+        | "Should"
+        | "Assert-MockCalled"
+        | "Assert-VerifiableMock"
+        | "Describe"
+        | "Context"
+        | "It"
+        | "BeforeAll"
+        | "AfterAll"
+        | "BeforeEach"
+        | "AfterEach"
+        | "InModuleScope" => true,
         "Disable-BitLocker" | "Suspend-BitLocker" | "Clear-BitLockerAutoUnlock" => {
             push(Effect::new(
                 0,
@@ -566,74 +580,6 @@ pub(crate) fn effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
             // the request itself is rated like curl's (see `infer::http_effects`)
             false
         }
-        _ => unknown_cmdlet(v, out),
+        _ => super::winverbs::unknown_cmdlet(v, out),
     }
-}
-
-/// A `Verb-Noun` cmdlet nobody described: the verb states the effect, a resource noun in the
-/// noun makes it a resource of some service, in the environment its words name
-/// (`Remove-AzResourceGroup -Name prod-rg -Force`).
-fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
-    let program = v.cmd.program.as_str();
-    let Some((verb, noun)) = program.split_once('-') else {
-        return false;
-    };
-    if !verb.chars().next().is_some_and(|c| c.is_ascii_uppercase())
-        || noun.is_empty()
-        || !noun.chars().all(|c| c.is_ascii_alphanumeric())
-        || crate::builtin::executable(program).is_some()
-    {
-        return false;
-    }
-    if super::winident::is_session_noun(noun) {
-        return true;
-    }
-    let words = super::winident::noun_words(noun);
-    if super::winparams::parameter_effects(v, verb, noun, &words, out) {
-        return true;
-    }
-    if super::winident::identity_cmdlet(v, verb, &words, out) {
-        return true;
-    }
-    let kind = match verb {
-        "Remove" | "Clear" | "Uninstall" | "Unregister" | "Revoke" | "Reset" => EffectKind::Delete,
-        "Stop" | "Restart" | "Suspend" => EffectKind::Stop,
-        "Disable" | "Set" | "Update" | "Edit" | "Rename" | "Move" => EffectKind::Modify,
-        "Publish" | "Deploy" => EffectKind::Publish,
-        _ => return true,
-    };
-    // a cloud or service resource: the table's nouns, VMs, groups, a provider's resources
-    // (`Remove-AzResource`), web sites and application pools
-    if !words.iter().any(|n| {
-        table::is_resource_noun(n)
-            || matches!(
-                n.as_str(),
-                "vm" | "group" | "resource" | "website" | "webapp" | "site" | "pool"
-            )
-    }) {
-        return true;
-    }
-    let name = v
-        .cmd
-        .flag_value("-Name")
-        .or_else(|| v.cmd.flag_value("-ResourceGroupName"))
-        .or_else(|| super::winident::acted_on(v))
-        .unwrap_or(noun);
-    let env = classify_env(v.cmd.args.iter().map(|a| a.text.as_str()));
-    let mut e = Effect::new(
-        0,
-        kind,
-        Target {
-            class: TargetClass::CloudResource,
-            text: format!("{noun} {name}"),
-            environment: Some(env),
-        },
-    );
-    e = super::winident::cmdlet_scope(v, e);
-    out.push(Found {
-        effect: e,
-        weight: 0,
-        guessed: true,
-    });
-    true
 }

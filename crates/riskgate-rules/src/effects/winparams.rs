@@ -185,8 +185,14 @@ pub(crate) fn parameter_effects(
         let name = f.trim_start_matches('-');
         let deletes = ["delete", "remove", "purge", "wipe", "erase"]
             .iter()
-            .any(|w| name.starts_with(w) && name.len() > w.len());
-        if deletes && (x.is_empty() || truthy(x)) {
+            .any(|w| name.starts_with(w) && name.len() > w.len())
+            // a purge switch (`-Purge`, `-Wipe`)
+            || matches!(name, "purge" | "wipe" | "erase");
+        // a hard or soft delete asked for by value (`-PurgeType HardDelete`)
+        let by_value = ["harddelete", "softdelete", "permanentlydelete"]
+            .iter()
+            .any(|w| x.trim_matches(['"', '\'']).eq_ignore_ascii_case(w));
+        if by_value || deletes && (x.is_empty() || truthy(x)) {
             let e = Effect::new(
                 0,
                 EffectKind::Delete,
