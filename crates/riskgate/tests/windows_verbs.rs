@@ -7,7 +7,7 @@
 mod windows_common;
 
 use riskgate::Engine;
-use windows_common::{below_high, high, ps};
+use windows_common::{below_high, cmd, high, ps};
 
 #[test]
 fn destructive_verbs_on_any_service_noun_are_high() {
@@ -59,6 +59,57 @@ fn purge_parameters_delete_whatever_the_verb() {
     ] {
         below_high(&ps(&e, t), t);
     }
+}
+
+#[test]
+fn splatted_tables_and_arrays_are_the_commands_arguments() {
+    let e = Engine::builtin();
+    for t in [
+        "$opts = @{ LiteralPath = 'C:\\Users'; Recurse = $true; Force = $true }\nRemove-Item @opts",
+        "$svc = @{\n  Name = 'WinDefend'\n  Force = $true\n}\nStop-Service @svc",
+        "$q = @{ DriveLetter = 'D'; FileSystem = 'NTFS'; Confirm = $false }; Format-Volume @q",
+        "$tool = 'vssadmin'; $rest = 'delete','shadows','/all','/quiet'; & $tool @rest",
+        "$exe = 'bcdedit'; $parts = @('/set', '{default}', 'recoveryenabled', 'No'); & $exe @parts",
+    ] {
+        high(&ps(&e, t), t);
+    }
+    for t in [
+        "$p = @{ Path = '.\\build'; Recurse = $true; Force = $true }; Remove-Item @p",
+        "$p = @{ Path = 'C:\\Users'; Recurse = $true }; Get-ChildItem @p",
+        "$a = 'status','--short'; & git @a",
+        "$p = @{ Name = 'WinDefend' }; Get-Service @p",
+    ] {
+        below_high(&ps(&e, t), t);
+    }
+}
+
+#[test]
+fn loops_and_pipelines_over_listings_act_on_what_is_listed() {
+    let e = Engine::builtin();
+    for t in [
+        "foreach ($proc in Get-Process) { Stop-Process -Id $proc.Id -Force }",
+        "foreach ($x in (Get-Process)) {\n  try { $x.Kill() } catch {}\n}",
+        "$list = Get-ChildItem 'D:\\Backups\\*.bak' | Sort-Object Name\n$list | Select-Object -First 100 | Remove-Item -Force",
+        "$old = Get-ChildItem \"$env:USERPROFILE\\Documents\" -Recurse | Where-Object { $_.Length -gt 0 }\n$old | Remove-Item -Force",
+        "Get-ScheduledTask | ForEach-Object { Unregister-ScheduledTask -TaskName $_.TaskName -Confirm:$false }",
+    ] {
+        high(&ps(&e, t), t);
+    }
+    for t in [
+        "for /d %%d in (D:\\Shares\\*) do (\r\n  echo removing %%d\r\n  rd /s /q \"%%d\"\r\n)",
+        "for %%f in (C:\\Windows\\System32\\drivers\\*.sys) do (\n del /f /q \"%%f\"\n)",
+    ] {
+        high(&cmd(&e, t), t);
+    }
+    for t in [
+        "foreach ($proc in Get-Process -Name notepad) { Stop-Process -Id $proc.Id }",
+        "$list = Get-ChildItem .\\logs\\*.log | Sort-Object LastWriteTime\n$list | Select-Object -Skip 10 | Remove-Item",
+        "foreach ($p in Get-Process) { Write-Host $p.Name $p.Id }",
+    ] {
+        below_high(&ps(&e, t), t);
+    }
+    let t = "for /d %%d in (build\\*) do (\n  echo cleaning %%d\n  rd /s /q \"%%d\"\n)";
+    below_high(&cmd(&e, t), t);
 }
 
 #[test]

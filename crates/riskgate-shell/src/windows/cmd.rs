@@ -281,8 +281,8 @@ impl Norm<'_> {
             .span
             .unwrap_or(Span::new(0, text.len().min(self.src.len())));
         let mut r = None;
-        for line in text.split('\n') {
-            let line = expand(line, &self.ps.cmd_vars);
+        for line in super::cmdtext::logical_lines(text) {
+            let line = expand(&line, &self.ps.cmd_vars);
             // `for [/d|/r DIR] %%X in (SET) do CMD`: CMD once per item of SET
             let line = for_bodies(&line).unwrap_or(line);
             for c in split(&line) {

@@ -75,6 +75,55 @@ pub(crate) fn for_bodies(line: &str) -> Option<String> {
     Some(out.join(" & "))
 }
 
+/// The lines of a cmd.exe text with each parenthesized block that spans lines joined into
+/// its first line, its lines separated by `&` (`for /d %%u in (…) do (⏎ echo %%u⏎ rd /s /q
+/// "%%u"⏎)` is one line, so the loop's body is read once per item). Parentheses in quotes
+/// and after `rem`/`::` do not count; a block left open joins the rest of the text.
+pub(crate) fn logical_lines(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open: Option<(String, i32)> = None;
+    for line in text.split('\n') {
+        let line = line.trim_end_matches('\r');
+        let t = line.trim_start().to_ascii_lowercase();
+        let comment = t.starts_with("rem ") || t == "rem" || t.starts_with("::");
+        let mut depth = 0i32;
+        if !comment {
+            let mut quoted = false;
+            for c in line.chars() {
+                match c {
+                    '"' => quoted = !quoted,
+                    '(' if !quoted => depth += 1,
+                    ')' if !quoted => depth -= 1,
+                    _ => {}
+                }
+            }
+        }
+        match open.take() {
+            Some((mut acc, d)) => {
+                let body = line.trim();
+                if !body.is_empty() && !comment {
+                    if !(acc.ends_with('(') || body.starts_with(')')) {
+                        acc.push_str(" & ");
+                    }
+                    acc.push_str(body);
+                }
+                let d = d + depth;
+                if d > 0 && acc.len() < 1 << 16 {
+                    open = Some((acc, d));
+                } else {
+                    out.push(acc);
+                }
+            }
+            None if depth > 0 => open = Some((line.to_string(), depth)),
+            None => out.push(line.to_string()),
+        }
+    }
+    if let Some((acc, _)) = open {
+        out.push(acc);
+    }
+    out
+}
+
 /// A diskpart script (read from stdin) as the cmdlets that do the same: `clean` of the
 /// selected disk is `Clear-Disk`, `format` of the selected volume `Format-Volume`, `delete
 /// partition|volume` `Remove-Partition`. Words may be abbreviated as diskpart allows (`sel

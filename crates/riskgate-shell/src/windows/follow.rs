@@ -570,10 +570,30 @@ impl Norm<'_> {
                 },
             );
         let src = r.map(|rg| rg.first).or(from_var);
-        match src.and_then(|k| self.commands.get(k).map(|c| (k, c.program.clone()))) {
+        match src.map(|k| self.listing_source(k)) {
             Some((k, p)) if FILE_LISTINGS.contains(&p.as_str()) => self.listing_items(k),
             _ => Vec::new(),
         }
+    }
+
+    /// The listing command that feeds command `k` through assignments and filters (`$all =
+    /// Get-ChildItem P | Sort-Object …; $all | Select-Object … | …`): its index and program, or
+    /// `k` itself when nothing before it passes items on.
+    pub(crate) fn listing_source(&self, k: usize) -> (usize, String) {
+        let mut at = k;
+        for _ in 0..16 {
+            let Some(c) = self.commands.get(at) else {
+                break;
+            };
+            if !c.program.is_empty() && !FILTERS.contains(&c.program.as_str()) {
+                return (at, c.program.clone());
+            }
+            match c.stdin {
+                Some(StdinSource::Pipe { index }) if index < at => at = index,
+                _ => break,
+            }
+        }
+        (k, String::new())
     }
 
     /// The items a file listing (command `i`, `Get-ChildItem P [-Recurse]`) passes on, as
@@ -587,7 +607,15 @@ impl Norm<'_> {
             .positionals()
             .filter(|w| !w.dynamic)
             .take(8)
-            .map(|w| V::Str(format!("{}{tail}", w.text.trim_end_matches('/'))))
+            .map(|w| {
+                // a pattern already names the items (`\\backup01\sql\*.bak`)
+                let leaf = w.text.rsplit('/').next().unwrap_or("");
+                if leaf.contains(['*', '?']) && !up.has_flag("-Recurse") {
+                    V::Str(w.text.clone())
+                } else {
+                    V::Str(format!("{}{tail}", w.text.trim_end_matches('/')))
+                }
+            })
             .collect();
         if paths.is_empty() {
             paths.push(V::Str(format!(".{tail}")));

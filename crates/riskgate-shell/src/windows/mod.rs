@@ -52,6 +52,9 @@ pub(crate) struct PsState {
     pub elem_text: String,
     /// Variables assigned from a command's output: the assignment's index (lower case names).
     pub var_cmds: HashMap<String, usize>,
+    /// Variables assigned a hashtable literal (`$p = @{ Path = 'C:\'; Recurse = $true }`):
+    /// its entries, for splatting (`Remove-Item @p`). Lower case names.
+    pub splats: HashMap<String, Vec<(String, expr::V)>>,
 }
 
 /// Programs that exist only on Windows: their `/x` switches are switches, not paths, and

@@ -121,6 +121,25 @@ impl Norm<'_> {
         }
         // `$x = …`, `$x += …`, `[string]$x = …`, `$env:X = …`
         if let Some((name, rhs)) = assignment(s, a, b) {
+            // `$p = @{ Path = …; Recurse = $true }`: kept for splatting (`Remove-Item @p`)
+            if let (Some(n), 1) = (&name, elems.len()) {
+                let key = n.to_ascii_lowercase();
+                match super::syntax::hash_entries(s, rhs, b) {
+                    Some(entries) => {
+                        let mut table = Vec::new();
+                        for (k, x, y) in entries {
+                            let v = self.ps_eval(s, x, y, frame, false);
+                            table.push((k, v));
+                        }
+                        if self.ps.splats.len() < 256 || self.ps.splats.contains_key(&key) {
+                            self.ps.splats.insert(key, table);
+                        }
+                    }
+                    None => {
+                        self.ps.splats.remove(&key);
+                    }
+                }
+            }
             let mut rest = vec![(rhs, b)];
             rest.extend_from_slice(&elems[1..]);
             let start = self.commands.len();
@@ -214,6 +233,7 @@ impl Norm<'_> {
                     if let Some((var, list)) = split_in(&cond) {
                         let off = ca + cond[..cond.len() - list.len()].chars().count();
                         let f = sub_frame(frame, frame.origin);
+                        let first_new = self.commands.len();
                         let mut r = self.ps_pipeline(s, &[(off, cb)], &f).0;
                         let v = self.ps_eval(s, off, cb, &f, false);
                         let items = v.items();
@@ -231,8 +251,17 @@ impl Norm<'_> {
                             known
                         };
                         if known.is_empty() {
-                            let each = match v {
-                                V::Obj(o) if o.starts_with("process:") => V::Obj(o),
+                            // each process of a process listing (`foreach ($p in
+                            // Get-Process)`: `$p.Id` names one of them)
+                            let listed = r
+                                .map(|rg| rg.first)
+                                .or((self.commands.len() > first_new).then_some(first_new))
+                                .map(|k| self.listing_source(k));
+                            let each = match (v, listed) {
+                                (V::Obj(o), _) if o.starts_with("process:") => V::Obj(o),
+                                (_, Some((k, p))) if p == "Get-Process" => {
+                                    V::Obj(format!("process:{}", self.process_names(k)))
+                                }
                                 _ => V::Dyn,
                             };
                             self.ps_set(&name, each);
@@ -381,10 +410,15 @@ impl Norm<'_> {
                     V::Dyn if self.commands.len() > start => {
                         Input::Cmd(self.commands.len() - 1, String::new())
                     }
-                    V::Dyn if self.ps.var_cmds.contains_key(&var) => Input::Cmd(
-                        self.ps.var_cmds.get(&var).copied().unwrap_or(0),
-                        String::new(),
-                    ),
+                    // a variable assigned a listing passes its items on (`$all = gci P | sort;
+                    // $all | Remove-Item`)
+                    V::Dyn if self.ps.var_cmds.contains_key(&var) => {
+                        let k = self.ps.var_cmds.get(&var).copied().unwrap_or(0);
+                        match self.listing_source(k) {
+                            (i, p) if !p.is_empty() && p.starts_with("Get-") => Input::Cmd(i, p),
+                            _ => Input::Cmd(k, String::new()),
+                        }
+                    }
                     _ => Input::Value(v),
                 };
                 continue;

@@ -104,6 +104,61 @@ impl Norm<'_> {
                         }
                     }
                 }
+                // `@p`: a hashtable's entries become named parameters (`$true` a switch), an
+                // array's items positional arguments
+                Tok::Word { parts, .. }
+                    if matches!(parts.as_slice(), [Part::Splat(n)]
+                        if self.ps.splats.contains_key(&n.to_ascii_lowercase())
+                            || matches!(self.ps.vars.get(&n.to_ascii_lowercase()), Some(V::Arr(_) | V::Str(_)))) =>
+                {
+                    let Some(Part::Splat(n)) = parts.first() else {
+                        continue;
+                    };
+                    let n = n.to_ascii_lowercase();
+                    if let Some(table) = self.ps.splats.get(&n) {
+                        for (key, v) in table.iter().take(64) {
+                            let text = v.text();
+                            match text.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                                Some("true") => args.push(Arg::Param {
+                                    name: key.clone(),
+                                    colon: false,
+                                }),
+                                // `-Confirm:$false` says something; other false switches
+                                // are left out by the binding
+                                Some("false") => {
+                                    args.push(Arg::Param {
+                                        name: key.clone(),
+                                        colon: true,
+                                    });
+                                    args.push(Arg::Value(vec![("$false".into(), false)]));
+                                    values.push(V::Str("false".into()));
+                                }
+                                Some("") => {}
+                                _ => {
+                                    args.push(Arg::Param {
+                                        name: key.clone(),
+                                        colon: true,
+                                    });
+                                    let (t, d) = match text {
+                                        Some(t) => (t, false),
+                                        None => (format!("${key}"), true),
+                                    };
+                                    args.push(Arg::Value(vec![(t, d)]));
+                                    values.push(v.clone());
+                                }
+                            }
+                        }
+                    } else if let Some(v) = self.ps.vars.get(&n) {
+                        for item in v.items().into_iter().take(64) {
+                            let (t, d) = match item.text() {
+                                Some(t) => (t, false),
+                                None => (format!("@{n}"), true),
+                            };
+                            args.push(Arg::Value(vec![(t, d)]));
+                            values.push(item);
+                        }
+                    }
+                }
                 Tok::Word { parts, .. } => {
                     for p in parts {
                         if let Part::Block(x, y) = p {

@@ -317,6 +317,40 @@ pub(crate) fn top_level_commas(s: &Src, a: usize, b: usize) -> Vec<(usize, usize
     out
 }
 
+/// The entries of a hashtable literal `@{ K = V; 'K2' = V2 … }` whose `@` is at `a` (the text
+/// ends before `b`): each key (quotes removed) with the char range of its value; `None` when
+/// `s[a..b]` is not one whole hashtable literal.
+pub(crate) fn hash_entries(s: &Src, a: usize, b: usize) -> Option<Vec<(String, usize, usize)>> {
+    let mut a = a;
+    while a < b && lex::is_space(s.at(a)) {
+        a += 1;
+    }
+    if s.at(a) != '@' || s.at(a + 1) != '{' {
+        return None;
+    }
+    let end = lex::group_end(s, a + 1)?;
+    if !s.text(end, b).trim().is_empty() {
+        return None;
+    }
+    let (stmts, _) = lex::statements(s, a + 2, end.saturating_sub(1));
+    let mut out = Vec::new();
+    for st in stmts.iter().take(64) {
+        let (Some(&(x, _)), Some(&(_, y))) = (st.elems.first(), st.elems.last()) else {
+            continue;
+        };
+        let text = s.text(x, y);
+        let Some(eq) = text.find('=') else {
+            continue;
+        };
+        let key = text[..eq].trim().trim_matches(['\'', '"']).to_string();
+        if key.is_empty() || !key.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            continue;
+        }
+        out.push((key, x + text[..=eq].chars().count(), y));
+    }
+    Some(out)
+}
+
 /// `$x in LIST` → (`$x`, `LIST`).
 pub(crate) fn split_in(cond: &str) -> Option<(&str, &str)> {
     let l = cond.to_ascii_lowercase();
