@@ -69,7 +69,7 @@ fn value_of<'a>(argv: &'a [Word], i: usize, attached: &'a str) -> Option<(&'a st
 /// Code or SQL on the command line: `(language, text, literal)`.
 pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, String, bool)> {
     let Some(lang) = language(program) else {
-        return Vec::new();
+        return statement_options(program, argv);
     };
     let mut parts: Vec<(String, bool)> = Vec::new();
     let mut i = 1;
@@ -205,7 +205,11 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
         _ => {}
     }
     if parts.is_empty() {
-        return Vec::new();
+        return if lang == NestedLanguage::Sql {
+            statement_options(program, argv)
+        } else {
+            Vec::new()
+        };
     }
     let literal = parts.iter().all(|(_, l)| *l);
     let text = parts
@@ -214,6 +218,116 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
         .collect::<Vec<_>>()
         .join("\n");
     vec![(lang, text, literal)]
+}
+
+/// Options that hand a client a statement to run (`vsql -c`, `influx -execute`, `surreal sql
+/// --query`, `--sql`, `--statement`).
+const STATEMENT_OPTIONS: &[&str] = &[
+    "-c",
+    "-e",
+    "-q",
+    "-execute",
+    "-query",
+    "-command",
+    "-sql",
+    "--command",
+    "--execute",
+    "--query",
+    "--sql",
+    "--statement",
+    "--stmt",
+];
+
+/// Programs whose text options are patterns, messages or data, never statements they run.
+const TEXT_AS_DATA: &[&str] = &[
+    "grep",
+    "egrep",
+    "fgrep",
+    "zgrep",
+    "rg",
+    "ag",
+    "ack",
+    "sed",
+    "echo",
+    "printf",
+    "logger",
+    "git",
+    "jq",
+    "yq",
+    "sqlfluff",
+    "sqlformat",
+    "pg_format",
+    "sql-formatter",
+    "prettier",
+    "xargs",
+    "find",
+    "awk",
+    "gawk",
+    "tr",
+    "notify-send",
+    "wall",
+    "write",
+];
+
+/// SQL a client of any database is given on its command line: the value of a statement
+/// option, or for a program named for a database, console or shell, a positional that reads
+/// as a statement (`cypher-shell … "MATCH …"` excepted: only SQL verbs count).
+fn statement_options(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, String, bool)> {
+    if crate::unwrap::is_shell(program) || TEXT_AS_DATA.contains(&program) {
+        return Vec::new();
+    }
+    let named_for_db = ["sql", "db", "console", "shell", "query", "cli"]
+        .iter()
+        .any(|n| program.to_ascii_lowercase().contains(n));
+    let mut out = Vec::new();
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text.as_str();
+        i += 1;
+        let value = if STATEMENT_OPTIONS.contains(&t) {
+            i += 1;
+            argv.get(i - 1).map(|v| (v.text.as_str(), v.dynamic))
+        } else if let Some((name, v)) = t.split_once('=')
+            && STATEMENT_OPTIONS.contains(&name)
+        {
+            Some((v, w.dynamic))
+        } else if named_for_db && !t.starts_with('-') {
+            Some((t, w.dynamic))
+        } else {
+            None
+        };
+        if let Some((text, dynamic)) = value
+            && reads_as_sql(text)
+            && out.len() < 8
+        {
+            out.push((NestedLanguage::Sql, text.to_string(), !dynamic));
+        }
+    }
+    out
+}
+
+/// Whether `text` reads as SQL statements: it opens with a statement verb (or a connection
+/// statement) and holds at least one more word.
+pub(crate) fn reads_as_sql(text: &str) -> bool {
+    const VERBS: &[&str] = &[
+        "select", "insert", "update", "delete", "drop", "truncate", "alter", "create", "grant",
+        "revoke", "merge", "replace", "rename", "with", "remove", "connect", "use", "exec",
+        "execute", "call", "vacuum", "reindex", "set",
+    ];
+    let first_word = |s: &str| {
+        s.split_whitespace()
+            .next()
+            .map(|w| w.trim_start_matches('(').to_ascii_lowercase())
+    };
+    let mut statements = text
+        .split([';', '\n'])
+        .map(str::trim)
+        .filter(|s| !s.is_empty());
+    let Some(first) = statements.next() else {
+        return false;
+    };
+    first.split_whitespace().count() >= 2
+        && first_word(first).is_some_and(|w| VERBS.contains(&w.as_str()))
 }
 
 fn collect_opt(argv: &[Word], names: &[&str], parts: &mut Vec<(String, bool)>) {

@@ -224,10 +224,27 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
             best = Some((k, usize::MAX));
         }
     }
+    // code handed to a database or service shell (`arangosh --javascript.execute-string
+    // 'db._dropDatabase("shop")'`, `gremlin.sh -e 'g.V().drop()'`): a call named for a delete
+    let mut called: Option<String> = None;
+    if best.is_none_or(|(b, _)| b != EffectKind::Delete)
+        && is_data_shell(&v.cmd.program)
+        && let Some(name) = v
+            .cmd
+            .raw_argv
+            .iter()
+            .skip(1)
+            .find_map(|a| deleting_call(&a.text))
+    {
+        best = Some((EffectKind::Delete, usize::MAX));
+        called = Some(name);
+        noun = true;
+    }
     let Some((kind, i)) = best else {
         return;
     };
-    let text = target_text
+    let text = called
+        .or(target_text)
         .or_else(|| v.positionals.get(i).map(|p| p.text.to_string()))
         .or_else(|| {
             v.positionals
@@ -330,6 +347,52 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         weight: if noun { 8 } else { 0 },
         guessed: true,
     });
+}
+
+/// Whether a program is named as the shell or client of a data store or service
+/// (`arangosh`, `gremlin.sh`, `rethinkdb-cli`, `orientdb-console`), not a system shell or an
+/// interpreter of a general language (whose code their own analyzers read).
+fn is_data_shell(program: &str) -> bool {
+    let p = program.to_ascii_lowercase();
+    let shell = matches!(
+        p.as_str(),
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "fish" | "csh" | "tcsh" | "ash" | "busybox"
+    );
+    !shell
+        && ["sh", "db", "cli", "console", "gremlin", "query"]
+            .iter()
+            .any(|n| p.contains(n))
+}
+
+/// The name of a call in code text whose words state a delete (`db._dropDatabase("shop")`,
+/// `r.dbDrop('x')`, `g.V().drop()`, `client.deleteIndex(…)`); text that is no code (no call
+/// parenthesis, a URL) has none.
+fn deleting_call(text: &str) -> Option<String> {
+    if !text.contains('(') || text.contains("://") || text.len() > 4096 {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(k) = text[from..].find('(') {
+        let open = from + k;
+        let start = text[..open]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .map_or(0, |p| p + 1);
+        let name = &text[start..open];
+        // a method or a function of the code (`.drop(`, `dbDrop(`), not a word in prose
+        // a method of an object of the code (`db._dropDatabase(`, `r.dbDrop(`, `.drop(`)
+        let method = start > 0 && bytes.get(start - 1) == Some(&b'.');
+        if method
+            && !name.is_empty()
+            && parts(name)
+                .iter()
+                .any(|p| table::verb(p) == Some(EffectKind::Delete))
+        {
+            return Some(name.to_string());
+        }
+        from = open + 1;
+    }
+    None
 }
 
 /// A branch name of a feature, fix, preview or experiment (`feature-x`, `feat/search`,

@@ -166,6 +166,14 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
                     }
                 }
             }
+            // `… | while read -r k v; do …`: the variables `read` fills hold the data
+            if matches!(c.program.as_str(), "read" | "mapfile" | "readarray") {
+                for name in read_variables(c) {
+                    if vars.len() < MAX_TRACKED {
+                        vars.insert(name, t.clone());
+                    }
+                }
+            }
             for f in outputs(c) {
                 if files.len() < MAX_TRACKED {
                     files.push((f, t.clone()));
@@ -177,6 +185,47 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
         }
     }
     findings
+}
+
+/// The variables `read`, `mapfile` or `readarray` fill (`read -r k v`, `read -a parts`,
+/// `mapfile -t lines`; `REPLY`/`MAPFILE` when none is named).
+fn read_variables(c: &SimpleCommand) -> Vec<String> {
+    let is_name = |t: &str| {
+        t.starts_with(|ch: char| ch.is_ascii_alphabetic() || ch == '_')
+            && t.chars().all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut words = c.args.iter().map(|w| w.text.as_str());
+    while let Some(w) = words.next() {
+        if matches!(w, "-a" | "-u" | "-d" | "-p") || (w == "-t" && c.program == "read") {
+            // the value of an option: the array's name for `-a`, else not a variable
+            if let Some(v) = words.next()
+                && w == "-a"
+                && is_name(v)
+            {
+                out.push(v.to_string());
+            }
+            continue;
+        }
+        if let Some(name) = w.strip_prefix("-a=")
+            && is_name(name)
+        {
+            out.push(name.to_string());
+        } else if !w.starts_with('-') && is_name(w) {
+            out.push(w.to_string());
+        }
+    }
+    if out.is_empty() {
+        out.push(
+            if c.program == "read" {
+                "REPLY"
+            } else {
+                "MAPFILE"
+            }
+            .to_string(),
+        );
+    }
+    out
 }
 
 fn flow_finding(parsed: &ParsedCommand, t: &Taint, sink: &SimpleCommand, dest: &str) -> Finding {
