@@ -228,13 +228,22 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 let l = a.to_ascii_lowercase();
                 l == "/c" || l == "/k" || l == "/r" || l == "-c"
             }) {
-                let line = args.get(k + 1..).unwrap_or(&[]).join(" ");
+                let line = crate::windows::cmdtext::cmd_c_line(args.get(k + 1..).unwrap_or(&[]));
                 if !line.trim().is_empty() {
                     let mut e = emb(program, &line, None);
                     e.runner = "cmd /c".into();
                     e.shell = Shell::Cmd;
                     out.push(e);
                 }
+            }
+        }
+        // `wmic process call create "LINE"`: a process started with that command line
+        "wmic" => {
+            if let Some(line) = crate::windows::cmdtext::wmic_created(&args) {
+                let mut e = emb(program, &line, None);
+                e.runner = "wmic process call create".into();
+                e.shell = Shell::Cmd;
+                out.push(e);
             }
         }
         // `tmux new -d 'CMD'`, `tmux split-window CMD`, `tmux send-keys -t s 'CMD' Enter`.

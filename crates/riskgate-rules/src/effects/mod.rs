@@ -15,6 +15,7 @@ mod windows;
 mod winident;
 mod winparams;
 mod winverbs;
+mod winwmi;
 
 use riskgate_model::effect::{Effect, Environment, classify_env};
 use riskgate_model::{Finding, RiskLevel};

@@ -145,7 +145,7 @@ fn service_weight(name: &str) -> u32 {
 
 /// A stop, disable or delete of service `name`; `delete`: the service is removed (its
 /// registration is a persistence point of the machine: nothing starts it again).
-fn service_found(name: &str, delete: bool) -> Found {
+pub(super) fn service_found(name: &str, delete: bool) -> Found {
     let (kind, class) = service_effect(name);
     if delete && kind == EffectKind::Stop && class == TargetClass::SystemDaemon {
         return found(Effect::new(
@@ -245,13 +245,33 @@ fn native_security(v: &CommandView<'_>, program: &str, out: &mut Vec<Found>) -> 
             }
         }
         "manage-bde" => {
-            if flag("-off") || flag("-disable") || p.first().is_some_and(|w| w == "-off") {
+            // switched off, or its key protectors deleted (the volume's keys then sit in the
+            // clear on disk)
+            if flag("-off")
+                || flag("-disable")
+                || p.first().is_some_and(|w| w == "-off")
+                || flag("-protectors") && flag("-delete")
+            {
                 out.push(security("BitLocker"));
             }
         }
         "netsh" => {
             let words: Vec<&str> = p.iter().map(String::as_str).collect();
-            if words.starts_with(&["advfirewall", "firewall", "add"])
+            // the old syntax: `netsh firewall add portopening PROTOCOL PORT NAME [MODE]
+            // [SCOPE]` (`protocol=TCP port=3389` as pairs too), `… set opmode disable`
+            let port = pairs(v)
+                .into_iter()
+                .find(|(k, _)| k == "port")
+                .map(|(_, x)| x)
+                .or_else(|| words.get(4).map(|s| s.to_string()));
+            if words.starts_with(&["firewall", "add", "portopening"])
+                && port.is_some_and(|p| EXPOSED_PORTS.contains(&p.as_str()))
+                && !words.contains(&"disable")
+                || words.starts_with(&["firewall", "set", "opmode"])
+                    && (words.contains(&"disable") || pairs(v).iter().any(|(_, x)| x == "disable"))
+            {
+                out.push(security("Windows Firewall"));
+            } else if words.starts_with(&["advfirewall", "firewall", "add"])
                 || words.starts_with(&["firewall", "add"])
             {
                 if opens_inbound(&pairs(v)) {
@@ -312,7 +332,7 @@ fn truthy(t: &str) -> bool {
 pub(crate) fn effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
     let program = v.cmd.program.as_str();
     let lower = program.to_ascii_lowercase();
-    if native_security(v, lower.as_str(), out) {
+    if super::winwmi::wmi_effects(v, out) || native_security(v, lower.as_str(), out) {
         return true;
     }
     let mut push = |e: Effect| out.push(found(e));
@@ -346,6 +366,40 @@ pub(crate) fn effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         | "BeforeEach"
         | "AfterEach"
         | "InModuleScope" => true,
+        // a package source over plain HTTP or at a bare address: what is installed from it
+        // can be anyone's code (`Register-PSRepository -SourceLocation http://203.0.113.5/feed`)
+        "Register-PSRepository"
+        | "Set-PSRepository"
+        | "Register-PackageSource"
+        | "Set-PackageSource"
+        | "Register-PSResourceRepository"
+        | "Set-PSResourceRepository" => {
+            let insecure = v.cmd.args.iter().any(|a| {
+                let Some((k, x)) = a.text.split_once('=') else {
+                    return false;
+                };
+                let k = k.to_ascii_lowercase();
+                let x = x.trim_matches(['"', '\'']).to_ascii_lowercase();
+                (k.ends_with("location") || k == "-uri" || k == "-source")
+                    && (x.starts_with("http://")
+                        || x.strip_prefix("https://").is_some_and(|h| {
+                            h.split(['/', ':'])
+                                .next()
+                                .is_some_and(|host| host.parse::<std::net::IpAddr>().is_ok())
+                        }))
+            }) || v
+                .positionals
+                .iter()
+                .any(|p| p.text.to_ascii_lowercase().starts_with("http://"));
+            if insecure {
+                push(Effect::new(
+                    0,
+                    EffectKind::Security,
+                    target(TargetClass::Machine, "package source over plain HTTP"),
+                ));
+            }
+            true
+        }
         "Disable-BitLocker" | "Suspend-BitLocker" | "Clear-BitLockerAutoUnlock" => {
             push(Effect::new(
                 0,

@@ -98,7 +98,8 @@ fn executes(c: &SimpleCommand) -> Option<(&str, &'static str)> {
             return windows_arg(true).map(|f| (f, "runs"));
         }
         "regsvr32" => return windows_arg(true).map(|f| (f, "loads")),
-        "start-process" => {
+        // `Invoke-Item F` opens F with its handler: an executable or installer runs
+        "start-process" | "invoke-item" => {
             return c.positionals().next().map(|w| (w.text.as_str(), "runs"));
         }
         _ => {}

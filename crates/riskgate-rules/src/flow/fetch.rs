@@ -154,6 +154,14 @@ pub(super) fn fetched(c: &SimpleCommand) -> Vec<Written> {
         "certutil" | "bitsadmin" => {
             if let Some(k) = ops.iter().position(|o| o.contains("://")) {
                 out.extend(ops.get(k + 1).map(|f| file(f)));
+            } else if c.program == "certutil"
+                && raws.iter().any(|t| {
+                    t.eq_ignore_ascii_case("-decode") || t.eq_ignore_ascii_case("-decodehex")
+                })
+            {
+                // `certutil -decode IN OUT`: a payload carried as text, decoded into OUT
+                // (what runs OUT runs code nobody could read before)
+                out.extend(ops.get(1).map(|f| file(f)));
             }
         }
         "aria2c" | "axel" => {

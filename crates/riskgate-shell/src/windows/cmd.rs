@@ -430,7 +430,7 @@ impl Norm<'_> {
                     // `//c`: Git Bash's spelling of `/c`
                     matches!(l.trim_start_matches('/'), "c" | "k" | "r") && l.starts_with('/')
                 }) {
-                    let inner = words.get(k + 1..).unwrap_or(&[]).join(" ");
+                    let inner = super::cmdtext::cmd_c_line(words.get(k + 1..).unwrap_or(&[]));
                     let mut f = frame.clone();
                     f.depth += 1;
                     f.origin = Origin::ShellString;

@@ -64,6 +64,7 @@ pub(crate) static CMDLETS: &[Spec] = &[
     ("Clear-ItemProperty", with_filters!["Path:p0", "Name:v1", "LiteralPath:p", "Force:s"]),
     ("Test-Path", with_filters!["Path:p0", "LiteralPath:p", "PathType,Type:v", "IsValid:s"]),
     ("Resolve-Path", &["Path:p0", "LiteralPath:p", "Relative:s"]),
+    ("Join-Path", &["Path:v0", "ChildPath:v1", "AdditionalChildPath:v", "Resolve:s"]),
     ("Expand-Archive", &["Path:p0", "DestinationPath:p1", "LiteralPath:p", "Force:s", "PassThru:s"]),
     ("Compress-Archive", &["Path:p0", "DestinationPath:p1", "LiteralPath:p", "Force:s", "Update:s", "CompressionLevel:v"]),
     ("Set-Acl", with_filters!["Path:p0", "AclObject:v1", "LiteralPath:p", "Passthru:s"]),

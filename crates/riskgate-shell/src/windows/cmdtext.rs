@@ -75,6 +75,49 @@ pub(crate) fn for_bodies(line: &str) -> Option<String> {
     Some(out.join(" & "))
 }
 
+/// The command line `cmd /c` runs, from the words after `/c` (quotes removed): one word is
+/// the line itself (`cmd /c "a & b"`: cmd strips the quotes); among several, a word that was
+/// quoted stays one word (`cmd /c powershell -c "gci | Remove-Item"`).
+pub(crate) fn cmd_c_line<S: AsRef<str>>(rest: &[S]) -> String {
+    if let [one] = rest {
+        return one.as_ref().to_string();
+    }
+    // the first word is the program, or a quoted run of the line's own words (`cmd /c "cmd
+    // /c "dir""`: cmd strips the outer quotes): left as it is
+    rest.iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let w = w.as_ref();
+            if i > 0 && w.contains([' ', '|', '&', '<', '>', '(', ')']) && !w.contains('"') {
+                format!("\"{w}\"")
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The command line `wmic … process call create "LINE"` starts (`wmic /node:h process call
+/// create …` too): the word after `call create`, when the class is `process`.
+pub(crate) fn wmic_created<S: AsRef<str>>(args: &[S]) -> Option<String> {
+    let l: Vec<String> = args
+        .iter()
+        .map(|a| a.as_ref().to_ascii_lowercase())
+        .collect();
+    let k = l
+        .windows(2)
+        .position(|w| w[0] == "call" && w[1] == "create")?;
+    if !l[..k]
+        .iter()
+        .any(|w| w == "process" || w == "win32_process")
+    {
+        return None;
+    }
+    let line = cmd_c_line(args.get(k + 2..)?);
+    (!line.trim().is_empty()).then_some(line)
+}
+
 /// The lines of a cmd.exe text with each parenthesized block that spans lines joined into
 /// its first line, its lines separated by `&` (`for /d %%u in (…) do (⏎ echo %%u⏎ rd /s /q
 /// "%%u"⏎)` is one line, so the loop's body is read once per item). Parentheses in quotes

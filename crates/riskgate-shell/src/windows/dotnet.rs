@@ -11,6 +11,10 @@ use base64::Engine as _;
 
 use super::expr::{Eval, MAX_TEXT, Synth, V};
 
+/// The argument of a synthesized `Invoke-Expression` that runs downloaded code in the process
+/// (an assembly loaded from a download): followed by the URL.
+pub(crate) const DOWNLOADED: &str = "\u{0}downloaded:";
+
 impl Eval<'_> {
     pub(crate) fn member(&mut self, on: V, name: &str, args: &[V]) -> V {
         let arg_text = |k: usize| args.get(k).and_then(V::text);
@@ -32,7 +36,10 @@ impl Eval<'_> {
             (V::Str(s), "tochararray") => {
                 V::Arr(s.chars().map(|c| V::Str(c.to_string())).collect())
             }
-            (V::Download(u), "content" | "tostring") => V::Download(u.clone()),
+            // what a download gives, in any form: its content, its task's result, its bytes
+            (V::Download(u), "content" | "tostring" | "result" | "rawcontent" | "getawaiter") => {
+                V::Download(u.clone())
+            }
             // `[scriptblock]::Create($s).Invoke()`: the block's text runs, as `iex` runs it
             (V::Block(t), "invoke" | "invokereturnasis" | "invokewithcontext") => {
                 self.calls.push(Synth {
@@ -97,6 +104,57 @@ impl Eval<'_> {
         let text = |k: usize| args.get(k).and_then(V::text);
         let via = |t: &str, m: &str| format!("{t}::{m}");
         match (ty, m) {
+            // decoding downloaded text gives downloaded bytes
+            ("[convert]", "frombase64string") | (_, "getstring" | "getbytes")
+                if matches!(args.first(), Some(V::Download(_))) =>
+            {
+                args.first().cloned().unwrap_or(V::Dyn)
+            }
+            // `[Net.Http.HttpClient]::new()`: its GET methods download
+            ("[net.http.httpclient]" | "[system.net.http.httpclient]", "new") => {
+                V::Obj("net.http.httpclient".into())
+            }
+            (
+                "net.http.httpclient",
+                "getbytearrayasync" | "getstringasync" | "getstreamasync" | "getasync",
+            ) => {
+                let url = text(0).unwrap_or_else(|| "URL".into());
+                self.calls.push(Synth {
+                    argv: vec!["Invoke-WebRequest".into(), url.clone()],
+                    via: via("HttpClient", m),
+                });
+                V::Download(url)
+            }
+            // downloaded bytes written to a file: the download saved there
+            ("[io.file]", "writeallbytes" | "writealltext" | "writealllines")
+                if matches!(args.get(1), Some(V::Download(_))) =>
+            {
+                let url = match args.get(1) {
+                    Some(V::Download(u)) => u.clone(),
+                    _ => "URL".into(),
+                };
+                let mut argv = vec!["Invoke-WebRequest".to_string(), url];
+                argv.extend(text(0).map(|p| format!("-OutFile={p}")));
+                self.calls.push(Synth {
+                    argv,
+                    via: via(ty, m),
+                });
+                V::Dyn
+            }
+            // an assembly loaded from downloaded bytes: received code, run in the process
+            ("[reflection.assembly]", "load" | "unsafeloadfrom")
+                if matches!(args.first(), Some(V::Download(_))) =>
+            {
+                let url = match args.first() {
+                    Some(V::Download(u)) => u.clone(),
+                    _ => "URL".into(),
+                };
+                self.calls.push(Synth {
+                    argv: vec!["Invoke-Expression".into(), format!("{DOWNLOADED}{url}")],
+                    via: via(ty, m),
+                });
+                V::Obj("assembly".into())
+            }
             ("[convert]", "frombase64string") => match text(0) {
                 Some(b) => base64::engine::general_purpose::STANDARD
                     .decode(b.trim().as_bytes())

@@ -544,6 +544,15 @@ impl<'a> Eval<'a> {
         for p in parts {
             match p {
                 Part::Lit(t) => out.push_str(t),
+                // a variable alone is its value, whatever it holds (a download, an object,
+                // a block: `iex $code` of `$code = $wc.DownloadString(…)`)
+                Part::Var(name) if parts.len() == 1 => {
+                    return match var_value(self.vars, name) {
+                        Some(v @ (V::Download(_) | V::Block(_) | V::Obj(_) | V::Bytes(_))) => v,
+                        Some(v) => v.text().map_or(V::Dyn, V::Str),
+                        None => V::Dyn,
+                    };
+                }
                 Part::Var(name) => match var_value(self.vars, name).and_then(|v| v.text()) {
                     Some(t) => out.push_str(&t),
                     None => return V::Dyn,

@@ -493,6 +493,17 @@ impl Norm<'_> {
                 .map_or_else(|| "URL".to_string(), |w| w.text.clone());
             return V::Download(url);
         }
+        // `$f = Join-Path $env:TEMP 'x.ps1'`: the path, for what is written to it and run
+        if canonical == "Join-Path"
+            && let (Some(a), Some(b)) = (bound.value("Path"), bound.value("ChildPath"))
+            && let ([(a, false)], [(b, false)]) = (a, b)
+        {
+            return V::Str(format!(
+                "{}\\{}",
+                a.trim_end_matches(['\\', '/']),
+                b.trim_start_matches(['\\', '/'])
+            ));
+        }
         // `$wc = New-Object ('Net.'+'WebClient')`: the object, for its methods later
         if canonical == "New-Object"
             && let Some(t) = bound.text("TypeName")
@@ -574,6 +585,34 @@ impl Norm<'_> {
             Some((k, p)) if FILE_LISTINGS.contains(&p.as_str()) => self.listing_items(k),
             _ => Vec::new(),
         }
+    }
+
+    /// The URL of a download that commands `from..` made and kept in memory (no `-OutFile`),
+    /// when one of them is a downloader and the last of them passes its output on.
+    pub(crate) fn downloaded_by(&self, from: usize) -> Option<String> {
+        let cmds = self.commands.get(from..)?;
+        let last = cmds.last()?;
+        if !(DOWNLOADERS.contains(&last.program.as_str())
+            || FILTERS.contains(&last.program.as_str())
+            || last.program == "ConvertFrom-Json")
+        {
+            return None;
+        }
+        let d = cmds.iter().rev().find(|c| {
+            DOWNLOADERS.contains(&c.program.as_str())
+                && !c.args.iter().any(|a| {
+                    let l = a.text.to_ascii_lowercase();
+                    l.starts_with("-outfile")
+                        || l.starts_with("-o")
+                        || l.starts_with("-destination")
+                })
+        })?;
+        let url = d
+            .args
+            .iter()
+            .find(|a| a.text.contains("://"))
+            .map_or_else(|| "URL".to_string(), |a| a.text.clone());
+        Some(url)
     }
 
     /// The listing command that feeds command `k` through assignments and filters (`$all =

@@ -149,6 +149,9 @@ impl Norm<'_> {
                 (V::Dyn, Some(c)) if c.program == "Get-Process" => {
                     V::Obj(format!("process:{}", self.process_names(start)))
                 }
+                // `$code = (Invoke-WebRequest … URL).Content`, `$s = irm URL`: the text
+                // downloaded (what `iex $code` then runs)
+                (V::Dyn, _) => self.downloaded_by(start).map_or(v, V::Download),
                 _ => v,
             };
             if let Some(n) = name {
@@ -342,13 +345,24 @@ impl Norm<'_> {
                 args: vec![],
             });
             // `[scriptblock]::Create($s).Invoke()`: the text is run as `iex` runs it
-            let values: Vec<V> = if name == "Invoke-Expression" {
+            let downloaded = c
+                .argv
+                .get(1)
+                .and_then(|t| t.strip_prefix(super::dotnet::DOWNLOADED));
+            let values: Vec<V> = if let Some(url) = downloaded {
+                vec![V::Download(url.to_string())]
+            } else if name == "Invoke-Expression" {
                 c.argv
                     .get(1)
                     .map(|t| vec![V::Str(t.clone())])
                     .unwrap_or_default()
             } else {
                 Vec::new()
+            };
+            let argv = if downloaded.is_some() {
+                Vec::new()
+            } else {
+                argv
             };
             self.ps_cmdlet(
                 &name,
