@@ -54,6 +54,12 @@ pub fn is_download(c: &SimpleCommand) -> bool {
     payload::is_downloader(c)
 }
 
+/// Whether `program` is a database client that runs the SQL it is given (`psql`, `mysql`,
+/// `sqlite3`, `clickhouse-client` …, and PowerShell's SQL cmdlets).
+pub fn is_sql_client(program: &str) -> bool {
+    interp::language(program) == Some(NestedLanguage::Sql)
+}
+
 /// Bounds on normalization work. Every bound that is hit is reported as a
 /// [`ParseIssue::Limit`] naming it (and the result is not [`ParsedCommand::fully_parsed`]);
 /// what lies past it is still scanned by a linear splitter, so the commands that are visible

@@ -326,7 +326,24 @@ impl Engine {
             let env = command.map(riskgate_rules::command_environment);
             let development = env == Some(riskgate_model::effect::Environment::Dev);
             let production = env == Some(riskgate_model::effect::Environment::Prod);
-            let found = self.analyze_nested(nested, development, production);
+            let mut found = self.analyze_nested(nested, development, production);
+            // statements the query writes, run by a client its output reaches (`psql -Atc
+            // "select 'DROP TABLE ' || tablename …" | psql`): rated as SQL, one per row
+            if nested.language == NestedLanguage::Sql
+                && let Some(statements) = crate::gensql::generated_statements(&nested.text)
+                && crate::gensql::output_run_by_client(parsed, nested.command_index)
+            {
+                let generated = NestedInput {
+                    text: statements,
+                    ..nested.clone()
+                };
+                for mut f in self.analyze_nested(&generated, development, production) {
+                    f.description.push_str(
+                        " (statements a query writes and a database client then runs, one per row)",
+                    );
+                    found.push(f);
+                }
+            }
             for mut f in found {
                 f.span = command.map(|c| c.span);
                 f.location = Some(Location {

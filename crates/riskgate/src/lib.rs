@@ -29,6 +29,7 @@ pub use riskgate_rules as rules;
 pub use riskgate_shell as shell;
 
 mod engine;
+mod gensql;
 pub mod paths;
 pub mod project;
 pub mod repo;

@@ -190,3 +190,18 @@ fn statements_and_code_handed_to_any_database_client_are_read() {
         ],
     );
 }
+
+#[test]
+fn statements_a_query_writes_and_a_client_runs_are_rated() {
+    at_least_high(&[
+        "export PGHOST=db.prod.acme.io\npsql -Atc \"select 'TRUNCATE TABLE ' || tablename || ' CASCADE;' from pg_tables\" > /tmp/t.sql\npsql -f /tmp/t.sql",
+        "mysql -N -e \"SELECT CONCAT('DROP TABLE ', table_name, ';') FROM information_schema.tables WHERE table_schema='shop'\" | mysql shop",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "psql -Atc \"select 'drop table ' || tablename || ';' from pg_tables\" > drop.sql\ncat drop.sql",
+            "psql -h localhost app_dev -Atc \"select 'truncate ' || tablename || ';' from pg_tables\" | psql -h localhost app_dev",
+        ],
+    );
+}

@@ -506,6 +506,17 @@ const SECURITY_CONTROLS: &[&str] = &[
     "vulnerabilities",
     "secrets",
     "sentinel",
+    // what records who did what: stopping it blinds the audit
+    "recorder",
+    "recording",
+    "trail",
+    "cloudtrail",
+    "logging",
+    "detector",
+    "inspector",
+    "macie",
+    "securityhub",
+    "compliance",
 ];
 
 /// Whether a target's name names a security control (`security-scan.yml`, `waf-prod`).
