@@ -14,6 +14,7 @@ use crate::credscope;
 use crate::effects;
 use crate::envscope;
 use crate::exposure;
+use crate::gitscope;
 use crate::heuristics;
 use crate::hookscope;
 use crate::matcher::{self, CommandView, Hit};
@@ -272,6 +273,9 @@ impl CommandEngine {
         let mut throwaway: Vec<bool> = Vec::new();
         // Per hook rule: whether every matched command installs a hook of the project.
         let mut project_hook: Vec<bool> = Vec::new();
+        // Per rule about pushing the current branch: whether every matched push follows a
+        // step of the script that put a topic branch there.
+        let mut topic_branch: Vec<bool> = Vec::new();
         // Per rule that does not print secrets: whether every matched command is a dry run of
         // a program whose dry run stops the change.
         let mut dry_run: Vec<bool> = Vec::new();
@@ -312,6 +316,11 @@ impl CommandEngine {
             let dry = !prints_secrets
                 && match hit {
                     Hit::Command(i) => views.get(i).is_some_and(scoring::is_honoured_dry_run),
+                    Hit::Raw(_) | Hit::Script(..) => false,
+                };
+            let topic = rule.tags().iter().any(|t| t == "current-branch")
+                && match hit {
+                    Hit::Command(i) => gitscope::head_is_topic_branch(&parsed.commands, i),
                     Hit::Raw(_) | Hit::Script(..) => false,
                 };
             let own_hook = match hit {
@@ -355,6 +364,9 @@ impl CommandEngine {
                 if let Some(d) = dry_run.get_mut(i) {
                     *d &= dry;
                 }
+                if let Some(t) = topic_branch.get_mut(i) {
+                    *t &= topic;
+                }
                 if let Some(r) = reduced.get_mut(i)
                     && reducer.is_none()
                 {
@@ -379,6 +391,7 @@ impl CommandEngine {
             throwaway.push(placeholder && credscope::is_credential_rule(rule.tags()));
             project_hook.push(own_hook && rule.tags().iter().any(|t| t == "hooks"));
             dry_run.push(dry);
+            topic_branch.push(topic);
             project_listed.push(
                 listed
                     && rule
@@ -390,6 +403,9 @@ impl CommandEngine {
         }
         for (f, _) in out.iter_mut().zip(&production).filter(|(_, p)| **p) {
             envscope::raise_for_production(f);
+        }
+        for (f, _) in out.iter_mut().zip(&topic_branch).filter(|(_, t)| **t) {
+            gitscope::cap_for_topic_branch(f);
         }
         for (f, _) in out.iter_mut().zip(&dry_run).filter(|(_, d)| **d) {
             envscope::cap_for_dry_run(f);

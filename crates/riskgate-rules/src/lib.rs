@@ -35,6 +35,7 @@ mod engine;
 mod envscope;
 mod exposure;
 mod flow;
+mod gitscope;
 mod heuristics;
 mod hookscope;
 mod lint;

@@ -205,3 +205,20 @@ fn statements_a_query_writes_and_a_client_runs_are_rated() {
         ],
     );
 }
+
+#[test]
+fn a_lease_push_of_a_branch_just_rebased_onto_the_remote_rewrites_only_that_branch() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "git fetch origin\ngit rebase origin/main\ngit push --force-with-lease origin HEAD",
+            "git checkout -b fix-login\ngit commit -am wip\ngit push --force-with-lease",
+        ],
+    );
+    at_least_high(&[
+        "git push --force-with-lease origin HEAD",
+        "git rebase -i origin/main~3\ngit push --force-with-lease origin HEAD",
+        "git rebase origin/main\ngit checkout main\ngit push --force-with-lease",
+        "git fetch origin\ngit rebase origin/main\ngit push --force origin main",
+    ]);
+}
