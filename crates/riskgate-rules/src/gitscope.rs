@@ -63,26 +63,25 @@ pub(crate) fn head_is_topic_branch(commands: &[SimpleCommand], index: usize) -> 
                     }
                 }
             }
-            // rebased onto a remote's branch: HEAD now contains it
-            "rebase" => {
+            // rebased onto a remote's branch: HEAD now contains it (the remote's branch itself,
+            // `origin/main`, not commits before it, `origin/main~3`, which rewrites pushed
+            // history)
+            "rebase"
                 if rest.iter().any(|w| {
-                    // a remote's branch itself (`origin/main`), not commits before it
-                    // (`origin/main~3`), which rewrites pushed history
                     !w.starts_with('-')
                         && w.contains('/')
                         && !w.contains(['~', '^'])
                         && !w.contains("..")
-                }) {
-                    topic = true;
-                }
+                }) =>
+            {
+                topic = true;
             }
-            "pull" => {
+            "pull"
                 if rest
                     .iter()
-                    .any(|w| matches!(*w, "--rebase" | "-r") || w.starts_with("--rebase="))
-                {
-                    topic = true;
-                }
+                    .any(|w| matches!(*w, "--rebase" | "-r") || w.starts_with("--rebase=")) =>
+            {
+                topic = true;
             }
             _ => {}
         }
