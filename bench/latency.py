@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Per-call latency of the `riskgate` binary against `/bin/true`, measured in the same run.
 
-Usage: python3 bench/latency.py [--bin PATH] [--runs 300] [--only hook]
+Usage: python3 bench/latency.py [--bin PATH] [--vs BASELINE] [--runs 300] [--only hook]
 
 Hook cases (`riskgate hook claude`) get their Claude Code PreToolUse payload on stdin, as the
 agent sends it (the pipe is part of the hook's cost). Without --bin, on Linux, the binary is
@@ -73,12 +73,46 @@ def default_bin():
     return os.path.join(root, "target/release/riskgate")
 
 
+def start_server(binary, env):
+    """Start `binary`'s hook server (the socket's path is what `hook-server --stop` names)."""
+    out = subprocess.run([binary, "hook-server", "--stop"], env=env, capture_output=True,
+                         check=False).stdout.decode()
+    socket = out.split(": ")[0]
+    for _ in range(50):
+        subprocess.run([binary, "hook", "claude"], input=claude("ls"), env=env,
+                       capture_output=True, check=False)
+        if os.path.exists(socket):
+            break
+        time.sleep(0.1)
+
+
+def compare(args, cases, env):
+    """Each case run by the baseline and by --bin in turn, --runs times (noise hits both)."""
+    print(f"baseline: {args.vs}")
+    samples = {name: ([], []) for name, _, _, _ in cases}
+    true = []
+    for _ in range(args.runs):
+        for name, argv, stdin, extra in cases:
+            e = dict(env, **(extra or {}))
+            true.append(timed(["/bin/true"], env, stdin))
+            samples[name][0].append(timed([args.vs, *argv], e, stdin))
+            samples[name][1].append(timed([args.bin, *argv], e, stdin))
+    print(f"{'case':<32} {'baseline ms':>11} {'bin ms':>8} {'ratio':>6}")
+    print(f"{'/bin/true':<32} {statistics.median(true) * 1e3:>11.3f}")
+    for name, (xs, ys) in samples.items():
+        a, b = statistics.median(xs), statistics.median(ys)
+        print(f"{name:<32} {a * 1e3:>11.3f} {b * 1e3:>8.3f} {b / a:>6.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default=None,
                     help="the binary to measure (default: the static build on Linux)")
     ap.add_argument("--runs", type=int, default=300)
     ap.add_argument("--only", default="", help="run only the cases whose name starts with this")
+    ap.add_argument("--vs", default=None,
+                    help="a baseline binary run interleaved with --bin (each with its own hook "
+                         "server): prints both medians and the ratio bin/baseline per case")
     ap.add_argument("--audit-url", default=None,
                     help="configure a team database (audit.url) in the user file: the hook must "
                          "not get slower (it never talks to the database)")
@@ -95,16 +129,15 @@ def main():
             with open(tmp + "/config/riskgate/config.yaml", "w") as f:
                 f.write(json.dumps({"audit": {"url": args.audit_url}}) + "\n")
             print(f"audit.url: {args.audit_url}")
-        # start the hook server (the socket's path is what `hook-server --stop` names)
-        out = subprocess.run([args.bin, "hook-server", "--stop"], env=env, capture_output=True,
-                             check=False).stdout.decode()
-        socket = out.split(": ")[0]
-        for _ in range(50):
-            subprocess.run([args.bin, "hook", "claude"], input=claude("ls"), env=env,
-                           capture_output=True, check=False)
-            if os.path.exists(socket):
-                break
-            time.sleep(0.1)
+        bins = [args.bin] + ([args.vs] if args.vs else [])
+        for b in bins:
+            start_server(b, env)
+        if args.vs:
+            compare(args, cases, env)
+            for b in bins:
+                subprocess.run([b, "hook-server", "--stop"], env=env, capture_output=True,
+                               check=False)
+            return
         base = []
         samples = {name: [] for name, _, _, _ in cases}
         for _ in range(args.runs):
