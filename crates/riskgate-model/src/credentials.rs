@@ -96,6 +96,41 @@ pub fn sensitive_kind(path: &str) -> Option<&'static str> {
     if HISTORY.contains(&base) {
         return Some("shell history");
     }
+    windows_secret(p, base)
+}
+
+/// Windows files that hold passwords: PowerShell's history (PSReadLine), unattended setup
+/// answers (`C:\Windows\Panther\Unattend.xml`), Group Policy Preferences on SYSVOL
+/// (`Groups.xml` with its `cpassword`), the SAM and SECURITY hives' backups.
+fn windows_secret(p: &str, base: &str) -> Option<&'static str> {
+    let b = base.to_ascii_lowercase();
+    if b == "consolehost_history.txt" || b.ends_with("host_history.txt") {
+        return Some("shell history");
+    }
+    if matches!(
+        b.as_str(),
+        "unattend.xml" | "autounattend.xml" | "sysprep.xml" | "sysprep.inf"
+    ) {
+        return Some("setup answers with passwords");
+    }
+    // an IIS site's configuration: connection strings, machine keys
+    if b == "web.config" && p.to_ascii_lowercase().contains("inetpub/") {
+        return Some("a web site's connection strings and keys");
+    }
+    let l = p.to_ascii_lowercase();
+    if (l.contains("/sysvol/") || l.contains("/policies/"))
+        && matches!(
+            b.as_str(),
+            "groups.xml"
+                | "services.xml"
+                | "scheduledtasks.xml"
+                | "datasources.xml"
+                | "drives.xml"
+                | "printers.xml"
+        )
+    {
+        return Some("Group Policy Preferences passwords");
+    }
     None
 }
 
@@ -118,6 +153,21 @@ mod tests {
         assert!(sensitive_kind("deploy/prod.env").is_some());
         assert!(sensitive_kind(".envrc").is_some());
         assert!(sensitive_kind(".env.defaults").is_none());
+    }
+
+    #[test]
+    fn windows_password_files() {
+        let h = "~/AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine/ConsoleHost_history.txt";
+        assert_eq!(sensitive_kind(h), Some("shell history"));
+        assert!(sensitive_kind("C:/Windows/Panther/Unattend.xml").is_some());
+        assert!(
+            sensitive_kind(
+                "//corp.local/SYSVOL/corp.local/Policies/{X}/Machine/Preferences/Groups/Groups.xml"
+            )
+            .is_some()
+        );
+        assert!(sensitive_kind("C:/src/app/groups.xml").is_none());
+        assert!(sensitive_kind("C:/Windows/Panther/setupact.log").is_none());
     }
 
     #[test]

@@ -497,7 +497,7 @@ fn template_copies_of(parsed: &ParsedCommand) -> Vec<String> {
     let mut other: Vec<String> = Vec::new();
     for c in &parsed.commands {
         let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
-        let copy = c.program == "cp"
+        let copy = (c.program == "cp" || c.program == "Copy-Item")
             && c.redirects.is_empty()
             && matches!(positionals.as_slice(), [src, dst] if crate::paths::is_template_copy(src, dst));
         for t in writes_of(std::slice::from_ref(c)) {
@@ -548,9 +548,14 @@ fn writes_of(commands: &[riskgate_shell::SimpleCommand]) -> Vec<String> {
             // PowerShell (paths in canonical Windows form; the path classes read them)
             "Set-Content" | "Add-Content" | "Out-File" | "Tee-Object" | "Clear-Content"
             | "New-Item" => out.extend(positionals.first().map(|s| s.to_string())),
-            "Copy-Item" | "Move-Item" if positionals.len() >= 2 => {
-                out.extend(positionals.last().map(|s| s.to_string()));
-            }
+            // a share on another host (`\\fileserver\releases\`, canonical `//fileserver/releases/`)
+            // is not a path of this machine: a copy there is a send, rated by the effect model
+            "Copy-Item" | "Move-Item" if positionals.len() >= 2 => out.extend(
+                positionals
+                    .last()
+                    .filter(|s| !is_remote_share(s))
+                    .map(|s| s.to_string()),
+            ),
             "Invoke-WebRequest" | "Invoke-RestMethod" => out.extend(
                 c.args
                     .iter()
@@ -573,6 +578,18 @@ fn writes_of(commands: &[riskgate_shell::SimpleCommand]) -> Vec<String> {
     }
     out.dedup();
     out
+}
+
+/// Whether `path` is a UNC path to a share on some host (not a device path `//./…`, `//?/…`).
+fn is_remote_share(path: &str) -> bool {
+    let Some(rest) = path
+        .strip_prefix("//")
+        .or_else(|| path.strip_prefix("\\\\"))
+    else {
+        return false;
+    };
+    let host = rest.split(['/', '\\']).next().unwrap_or("");
+    !host.is_empty() && host != "." && host != "?"
 }
 
 /// The language a script's shebang names, when it is not a shell (`#!/usr/bin/env python3`,

@@ -335,7 +335,48 @@ fn has_git_dir(p: &Path) -> Option<bool> {
 }
 
 /// Findings for writing (`op`) `path`: every class above.
+/// The path classes of a Windows drive path (`C:/inetpub/wwwroot/web.config`, as the
+/// PowerShell and cmd.exe readings write them): the Windows places riskgate's model classes
+/// (system folders, credential stores, start-up points) rated as their Unix counterparts are;
+/// `None` when `path` is no drive path (the Unix reading applies).
+fn windows_write_findings(path: &str, op: WriteOp) -> Option<Vec<Finding>> {
+    use riskgate_model::effect::TargetClass;
+    let b = path.as_bytes();
+    if !(b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && matches!(b[2], b'/' | b'\\'))
+    {
+        return None;
+    }
+    let verb = match op {
+        WriteOp::Delete => "deletes",
+        WriteOp::Edit => "edits",
+        WriteOp::Write => "writes",
+    };
+    let abs = Path::new(path);
+    let one = |id: &str, score: u8, what: String| vec![f(id, RiskLevel::High, score, what, abs)];
+    Some(match riskgate_model::effect::classify_path(path) {
+        TargetClass::Credentials => one(
+            "path.credentials",
+            78,
+            format!("{verb} credentials ({path})"),
+        ),
+        TargetClass::Persistence => one(
+            "path.persistence",
+            75,
+            format!("{verb} a start-up point ({path}): code there runs by itself"),
+        ),
+        TargetClass::System | TargetClass::Boot | TargetClass::Root | TargetClass::Device => one(
+            "path.system",
+            75,
+            format!("{verb} a system file outside the project ({path})"),
+        ),
+        _ => Vec::new(),
+    })
+}
+
 pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding> {
+    if let Some(found) = windows_write_findings(path, op) {
+        return found;
+    }
     let abs = project.resolve(path);
     let shown = abs.display().to_string();
     let rel = project
@@ -629,6 +670,27 @@ pub fn read_findings(project: &Project, path: &str) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn windows_drive_paths_take_the_windows_classes() {
+        let ids = |p: &str| -> Vec<String> {
+            windows_write_findings(p, WriteOp::Write)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|f| f.rule_id)
+                .collect()
+        };
+        assert_eq!(ids("C:/inetpub/wwwroot/web.config"), ["path.system"]);
+        assert_eq!(ids("C:/Windows/System32/evil.dll"), ["path.system"]);
+        assert_eq!(ids("C:/Windows/System32/config/SAM"), ["path.credentials"]);
+        assert_eq!(
+            ids("C:/ProgramData/Microsoft/Windows/Start Menu/Programs/StartUp/x.lnk"),
+            ["path.persistence"]
+        );
+        assert!(ids("C:/Users/Public/notes.txt").is_empty());
+        assert!(ids("D:/build/out/app.obj").is_empty());
+        assert!(windows_write_findings("src/main.rs", WriteOp::Write).is_none());
+    }
 
     fn project(dir: &Path) -> Project {
         let mut p = Project::new(dir, &[dir.to_path_buf()], &[dir.join("state")]);

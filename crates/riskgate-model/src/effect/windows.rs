@@ -110,6 +110,8 @@ const DRIVE_PLACES: &[(&str, TargetClass)] = &[
     ("temp", TargetClass::Temp),
     ("tmp", TargetClass::Temp),
     ("windows", TargetClass::System),
+    // IIS's web root and configuration (`web.config`): the sites it serves
+    ("inetpub", TargetClass::System),
     ("program files", TargetClass::System),
     ("program files (x86)", TargetClass::System),
     // sshd's configuration, host keys and `administrators_authorized_keys`
@@ -322,6 +324,19 @@ fn provider_drive(path: &str) -> Option<TargetClass> {
     })
 }
 
+/// What a file's extension says it is (folded path): a virtual machine's disk image (the
+/// machine itself), a database's data or log file or backup (`.mdf`, `.ldf`, `.bak`, `.trn`).
+fn file_kind(p: &str) -> Option<TargetClass> {
+    let name = p.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    let (_, ext) = name.rsplit_once('.')?;
+    match ext {
+        "vhdx" | "vhd" | "avhdx" | "avhd" | "vmdk" | "qcow2" | "vdi" => Some(TargetClass::Device),
+        "mdf" | "ndf" | "ldf" => Some(TargetClass::System),
+        "bak" | "trn" | "bacpac" | "dmp" | "vbk" | "vib" | "vrb" => Some(TargetClass::Backups),
+        _ => None,
+    }
+}
+
 /// The class of a Windows path, or `None` when `path` is not one (then the Unix reading
 /// applies). `~/…` paths are the Unix reading's.
 pub(crate) fn classify(path: &str) -> Option<TargetClass> {
@@ -360,7 +375,26 @@ pub(crate) fn classify(path: &str) -> Option<TargetClass> {
             }
             return Some(TargetClass::System);
         }
-        return Some(TargetClass::Unknown);
+        // `\\host\share\…`: a share on some host. The domain's SYSVOL and NETLOGON shares
+        // hold the logon scripts and policies every machine runs; other shares hold people's
+        // files, disk images and backups like a drive's folders do.
+        let mut segs = rest.split('/').skip(1);
+        let share = segs.next().unwrap_or("");
+        let inner = rest.splitn(3, '/').nth(2).unwrap_or("");
+        if matches!(share, "sysvol" | "netlogon") {
+            return Some(TargetClass::Persistence);
+        }
+        if let Some(c) = file_kind(inner) {
+            return Some(c);
+        }
+        if super::is_backup_dir(inner) || share.contains("backup") {
+            return Some(TargetClass::Backups);
+        }
+        return Some(if share.ends_with('$') || share.is_empty() {
+            TargetClass::System
+        } else {
+            TargetClass::UserData
+        });
     }
     // A drive: `C:`, `C:/`, `C:/*`, `C:/…`.
     let rest = p.get(2..).unwrap_or("").trim_start_matches('/');
@@ -397,7 +431,9 @@ pub(crate) fn classify(path: &str) -> Option<TargetClass> {
         .map(|(_, c)| *c)
         .unwrap_or_else(|| {
             // Elsewhere on a drive, the words of the path say what it holds, as on Unix.
-            if super::is_backup_dir(trimmed) {
+            if let Some(c) = file_kind(trimmed) {
+                c
+            } else if super::is_backup_dir(trimmed) {
                 TargetClass::Backups
             } else if super::has_segment(trimmed, super::BUILD_OUTPUTS) {
                 TargetClass::BuildOutput
@@ -468,7 +504,7 @@ mod tests {
             ("\\\\.\\PhysicalDrive0", Device),
             ("//./PhysicalDrive1", Device),
             ("\\\\.\\C:", Device),
-            ("\\\\fileserver\\share\\x", Unknown),
+            ("\\\\fileserver\\share\\x", UserData),
             (
                 "HKLM:\\Software\\Microsoft\\Windows\\CurrentVersion\\Run",
                 Persistence,
@@ -516,5 +552,29 @@ mod tests {
         assert_eq!(classify("src/main.rs"), None);
         assert_eq!(classify("/etc/passwd"), None);
         assert_eq!(classify("hello"), None);
+    }
+
+    #[test]
+    fn shares_web_roots_disk_images_and_databases() {
+        for (p, c) in [
+            (
+                "\\\\corp.example\\SYSVOL\\corp.example\\scripts",
+                Persistence,
+            ),
+            ("//dc01/NETLOGON/logon.bat", Persistence),
+            ("\\\\fs01\\finance\\2025", UserData),
+            ("\\\\nas\\backups\\db", Backups),
+            ("\\\\srv\\sql\\*.bak", Backups),
+            ("\\\\srv\\c$\\Windows", System),
+            ("E:\\Hyper-V\\dc01.vhdx", Device),
+            ("D:\\vm\\web.vmdk", Device),
+            ("D:\\SQLData\\sales.mdf", System),
+            ("D:\\SQLData\\sales_log.ldf", System),
+            ("F:\\dumps\\sales.bak", Backups),
+            ("C:\\inetpub\\wwwroot\\web.config", System),
+            ("C:\\Projects\\app\\appsettings.json", Unknown),
+        ] {
+            assert_eq!(classify(p), Some(c), "{p}");
+        }
     }
 }

@@ -45,6 +45,7 @@ pub(crate) fn command_effects(v: &CommandView<'_>) -> Vec<Found> {
     let program = v.cmd.program.as_str();
     if let Some(p) = table::program(program) {
         described_effects(v, p, &mut out);
+        super::windows::share_copy(v, &mut out);
     } else if !special_effects(v, &mut out)
         && !super::windows::effects(v, &mut out)
         && !super::http::http_effects(v, &mut out)

@@ -24,6 +24,8 @@ mod sinks;
 mod sources;
 mod taint;
 
+pub(crate) use sinks::unc_host;
+
 /// Most tainted files and variables remembered.
 pub(super) const MAX_TRACKED: usize = 256;
 

