@@ -37,7 +37,16 @@ def bench_exe(src, target_dir):
         cwd=src, capture_output=True, text=True, check=False,
     )
     if out.returncode != 0:
-        sys.exit(f"build failed in {src}:\n{out.stderr[-4000:]}")
+        # the compiler's messages are in the JSON on stdout
+        rendered = []
+        for line in out.stdout.splitlines():
+            try:
+                msg = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if msg.get("reason") == "compiler-message":
+                rendered.append(msg.get("message", {}).get("rendered") or "")
+        sys.exit(f"build failed in {src}:\n{''.join(rendered)[-4000:]}\n{out.stderr[-2000:]}")
     exe = None
     for line in out.stdout.splitlines():
         try:

@@ -424,6 +424,15 @@ pub(crate) fn translates_stdin(program: &str, argv: &[Word]) -> bool {
     }
 }
 
+/// Programs whose script file [`stdin_commands`] reads as it reads their standard input
+/// (`lua deploy.lua`, `Rscript wipe.R`), when the script wrote that file.
+pub(crate) fn translates_script_file(program: &str) -> bool {
+    matches!(
+        program,
+        "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" | "Rscript" | "rscript" | "R"
+    )
+}
+
 /// The commands a script read from standard input by `program` runs (see
 /// [`translates_stdin`]).
 pub(crate) fn stdin_commands(program: &str, script: &str) -> Vec<String> {
@@ -512,6 +521,30 @@ fn called_strings(code: &str, calls: &[&str]) -> Vec<String> {
             let rest = code[from..].trim_start();
             let rest = rest.strip_prefix('(').map_or(rest, str::trim_start);
             if let Some(s) = leading_string(rest) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// The shell lines Rust code runs through a shell: the string arguments of a `Command` whose
+/// program is a shell (`Command::new("sh").arg("-c").arg("curl … | sh")`).
+pub(crate) fn rust_shell_lines(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, _) in code.match_indices("Command::new(").take(32) {
+        let rest = &code[k + "Command::new(".len()..];
+        let Some(program) = leading_string(rest.trim_start()) else {
+            continue;
+        };
+        let base = program.rsplit('/').next().unwrap_or(&program).to_string();
+        if !crate::unwrap::is_shell(&base) {
+            continue;
+        }
+        // the arguments of this command, up to the end of its statement
+        let stmt = rest.split(';').next().unwrap_or(rest);
+        for s in called_strings(stmt, &[".arg"]) {
+            if s != "-c" && s.contains(' ') {
                 out.push(s);
             }
         }

@@ -405,6 +405,31 @@ impl Session {
                 let argv = operands(&[]);
                 self.runs.push((shell_line(&argv), Target::Input));
             }
+            // Tcl's own file commands, read as the shell commands that do the same:
+            // `file delete -force P` is `rm -rf P`, `file rename A B` is `mv A B`
+            "file" => {
+                let sub = words.get(1).map(|w| w.text.as_str());
+                let rest: Vec<&TclWord> = words.iter().skip(2).collect();
+                let force = rest.iter().any(|w| w.text == "-force");
+                let paths: Vec<String> = rest
+                    .iter()
+                    .filter(|w| !w.text.starts_with('-'))
+                    .map(|w| w.text.clone())
+                    .collect();
+                let program: Option<Vec<String>> = match sub {
+                    Some("delete") if force => Some(vec!["rm".into(), "-rf".into()]),
+                    Some("delete") => Some(vec!["rm".into(), "-r".into()]),
+                    Some("rename") if force => Some(vec!["mv".into(), "-f".into()]),
+                    Some("rename") => Some(vec!["mv".into()]),
+                    _ => None,
+                };
+                if let Some(mut argv) = program
+                    && !paths.is_empty()
+                {
+                    argv.extend(paths);
+                    self.runs.push((shell_line(&argv), Target::Input));
+                }
+            }
             "send" | "exp_send" | "send_slow" | "send_human" => {
                 if secret {
                     return;

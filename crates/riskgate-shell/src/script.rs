@@ -422,6 +422,65 @@ impl Norm<'_> {
             _ => {}
         }
         self.follow_file_run(idx, &cmd, &raw, base);
+        self.follow_build_files(idx, &cmd, base);
+    }
+
+    /// Build files the script wrote, run by the build that reads them: `setup.py` by `pip
+    /// install .` or `python setup.py …` (Python), `build.rs` by `cargo build|run|test|check`
+    /// (the shell lines its `Command`s run), a `runner` of `.cargo/config.toml` by `cargo
+    /// run|test` (a shell line).
+    fn follow_build_files(&mut self, idx: usize, cmd: &SimpleCommand, base: &Frame) {
+        if self.script.files.is_empty() {
+            return;
+        }
+        let pos: Vec<&str> = cmd.positionals().map(|w| w.text.as_str()).collect();
+        let program = cmd.program.as_str();
+        let pip_here = matches!(program, "pip" | "pip3" | "uv" | "pipx")
+            && pos.contains(&"install")
+            && pos.iter().any(|p| matches!(*p, "." | "./" | "-e"));
+        let python_setup = program.starts_with("python") && pos.first() == Some(&"setup.py");
+        if (pip_here || python_setup)
+            && let Some(code) = self.file_content("setup.py")
+        {
+            self.nested.push(NestedInput {
+                language: crate::NestedLanguage::Python,
+                text: code,
+                program: program.to_string(),
+                command_index: idx,
+                literal: true,
+            });
+        }
+        if program != "cargo" {
+            return;
+        }
+        let sub = pos.first().copied().unwrap_or("");
+        if matches!(
+            sub,
+            "build" | "run" | "test" | "check" | "install" | "b" | "r" | "t"
+        ) && let Some(code) = self.file_content("build.rs")
+        {
+            for line in crate::embedded::rust_shell_lines(&code) {
+                let _ = self.run_text(&line, "build.rs", "", base);
+            }
+        }
+        if matches!(sub, "run" | "test" | "r" | "t" | "bench")
+            && let Some(config) = self.file_content(".cargo/config.toml")
+        {
+            for line in config.lines() {
+                let l = line.trim();
+                if let Some(v) = l.strip_prefix("runner").map(str::trim_start)
+                    && let Some(v) = v.strip_prefix('=')
+                {
+                    let v = v.trim();
+                    let v = v
+                        .strip_prefix('"')
+                        .and_then(|x| x.strip_suffix('"'))
+                        .or_else(|| v.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')))
+                        .unwrap_or(v);
+                    let _ = self.run_text(v, ".cargo/config.toml runner", "", base);
+                }
+            }
+        }
     }
 
     fn note_writes(
@@ -521,6 +580,11 @@ impl Norm<'_> {
             if let Some(w) = w {
                 target = Some((w, Some(Reader::Lang(lang))));
             }
+        } else if crate::embedded::translates_script_file(program)
+            && let Some(w) = first_operand(1)
+        {
+            // Lua and R scripts: read for the commands they run
+            target = Some((w, Some(Reader::Translated)));
         }
         let Some((w, reader)) = target else {
             return;
@@ -547,8 +611,14 @@ impl Norm<'_> {
                 command_index: idx,
                 literal: true,
             }),
-            // script files are only ever read as a shell or an interpreter's code here
-            Reader::Translated => {}
+            Reader::Translated => {
+                if self.enter(format!("file:{path}")) {
+                    for text in crate::embedded::stdin_commands(program, &content) {
+                        let _ = self.run_text(&text, "file", &path, base);
+                    }
+                    self.leave();
+                }
+            }
         }
     }
 

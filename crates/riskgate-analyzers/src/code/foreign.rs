@@ -74,6 +74,36 @@ struct FCall {
     line: u32,
 }
 
+/// The home-relative path a non-literal argument spells: `File.expand_path("~/.docker/x")`
+/// → `~/.docker/x`, `getenv("HOME")."/.git-credentials"` → `~/.git-credentials`.
+fn home_path_in(raw: &str) -> Option<String> {
+    let quoted = |s: &str| -> Option<String> {
+        let start = s.find(['"', '\''])?;
+        let q = s[start..].chars().next()?;
+        let rest = &s[start + 1..];
+        let end = rest.find(q)?;
+        Some(rest[..end].to_string())
+    };
+    if let Some(k) = raw.find("~/") {
+        let tail = &raw[k..];
+        let end = tail.find(['"', '\'', ')', ' ']).unwrap_or(tail.len());
+        return Some(tail[..end].to_string());
+    }
+    let home = [
+        "getenv(\"HOME\")",
+        "getenv('HOME')",
+        "ENV[\"HOME\"]",
+        "ENV['HOME']",
+        "$ENV{HOME}",
+        "$ENV{'HOME'}",
+        "Dir.home",
+    ]
+    .iter()
+    .find_map(|h| raw.find(h).map(|k| k + h.len()))?;
+    let rel = quoted(&raw[home..])?;
+    Some(format!("~/{}", rel.trim_start_matches('/')))
+}
+
 /// Translate the effects of Perl, Ruby or PHP `code` into commands (and run-time code) of `a`.
 pub(crate) fn extract(a: &mut Analysis, code: &str, language: Language) {
     extract_at(a, code, language, 0);
@@ -210,6 +240,18 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
             }
             Effect::Open => {
                 if let Some(t) = open_effect(&c.args, language) {
+                    emit(t, false);
+                }
+            }
+            Effect::Read => {
+                // a path built with the home directory (`getenv("HOME")."/.x"`,
+                // `File.expand_path("~/.x")`): the literal part names the file
+                let path = match c.args.first() {
+                    Some(Val::Str(p)) => Some(p.clone()),
+                    Some(Val::Other(raw)) => home_path_in(raw),
+                    _ => None,
+                };
+                if let Some(t) = path.as_deref().and_then(read_command) {
                     emit(t, false);
                 }
             }
@@ -471,7 +513,11 @@ mod tests {
     #[test]
     fn harmless_code_has_no_commands() {
         assert!(cmds("print \"unlink is dangerous\\n\";", Language::Perl).is_empty());
-        assert!(cmds("puts File.read('Gemfile')", Language::Ruby).is_empty());
+        // a read is the `cat` of what it reads, rated as that (a project file: harmless)
+        assert_eq!(
+            cmds("puts File.read('Gemfile')", Language::Ruby),
+            ["cat -- Gemfile"]
+        );
         assert!(cmds("<?php echo json_encode(['ok' => true]);", Language::Php).is_empty());
         assert!(cmds("# system('rm -rf /')\nputs 1", Language::Ruby).is_empty());
     }

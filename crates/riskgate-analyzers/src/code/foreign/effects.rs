@@ -7,12 +7,23 @@ use super::{FCall, Val, join_argv};
 
 pub(super) enum Effect {
     Shell,
-    Delete { recursive: bool },
+    Delete {
+        recursive: bool,
+    },
     Rmdir,
-    Kill { pid_first: bool },
+    Kill {
+        pid_first: bool,
+    },
     Open,
-    Write { path_arg: usize, append: bool },
-    Chmod { mode_first: bool },
+    Write {
+        path_arg: usize,
+        append: bool,
+    },
+    /// Reads the file its first argument names (`File.read`, `file_get_contents`).
+    Read,
+    Chmod {
+        mode_first: bool,
+    },
     Eval,
     None,
 }
@@ -57,6 +68,8 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
                 append: false,
             },
             "File.open" => Effect::Open,
+            "File.read" | "IO.read" | "File.binread" | "IO.binread" | "File.readlines"
+            | "IO.readlines" | "File.foreach" | "IO.foreach" => Effect::Read,
             "File.chmod" | "FileUtils.chmod" | "FileUtils.chmod_R" => {
                 Effect::Chmod { mode_first: true }
             }
@@ -74,6 +87,9 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
                 append: false,
             },
             "fopen" => Effect::Open,
+            "file_get_contents" | "file" | "readfile" | "highlight_file" | "show_source" => {
+                Effect::Read
+            }
             "chmod" => Effect::Chmod { mode_first: false },
             "eval" | "assert" | "create_function" => Effect::Eval,
             _ => Effect::None,
@@ -197,8 +213,19 @@ pub(super) fn open_effect(args: &[Val], lang: Language) -> Option<String> {
     } else if mode.contains('w') || mode.contains('>') || mode.contains('+') {
         Some(format!(": > {}", join_argv(&[path])))
     } else {
-        None
+        // opened for reading: what `cat` of it reads (a credential file is rated as one)
+        read_command(&path)
     }
+}
+
+/// The shell command that reads what a read call reads: `cat -- PATH` (a URL is fetched, not
+/// read from disk; an unknown path reads nothing known).
+pub(super) fn read_command(path: &str) -> Option<String> {
+    let p = path.trim();
+    if p.is_empty() || p.contains("://") || p.starts_with("php://") || p == "$ARG" {
+        return None;
+    }
+    Some(format!("cat -- {}", join_argv(&[p.to_string()])))
 }
 
 // ---------------------------------------------------------------------------------------

@@ -223,7 +223,7 @@ pub(super) fn call_args(code: &str, j: usize, lang: Language) -> (Option<Vec<Val
                     || c.is_ascii_digit()
                     // a sink given an expression: `eval Net::HTTP.get(…)`, `system cmd`
                     || c.is_ascii_alphabetic()
-                        && ["eval", "system", "exec", "spawn", "unlink", "rmtree", "remove_tree"]
+                        && ["eval", "system", "exec", "spawn", "unlink", "rmtree", "remove_tree", "open"]
                             .iter()
                             .any(|n| code.get(..j).is_some_and(|h| h.ends_with(n)))
                     || code.get(k..).is_some_and(|r| {
