@@ -44,6 +44,7 @@ mod matcher;
 mod predicate;
 mod prefilter;
 mod psdata;
+mod psliteral;
 mod rawtext;
 mod rcappend;
 mod rule;

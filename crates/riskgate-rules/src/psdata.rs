@@ -19,7 +19,9 @@ const WRITERS: &[&str] = &[
 /// Whether the raw match `s..e` of `source` lies in a comment line or block, or in a
 /// here-string that is only written or shown.
 pub(crate) fn in_data(source: &str, s: usize, e: usize) -> bool {
-    in_comment(source, s, e) || in_written_here_string(source, s, e)
+    in_comment(source, s, e)
+        || in_written_here_string(source, s, e)
+        || crate::psliteral::in_written_literal(source, s, e)
 }
 
 fn line_bounds(source: &str, at: usize) -> (usize, usize) {

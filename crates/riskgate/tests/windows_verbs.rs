@@ -113,6 +113,31 @@ fn loops_and_pipelines_over_listings_act_on_what_is_listed() {
 }
 
 #[test]
+fn strings_only_written_or_shown_are_data() {
+    let e = Engine::builtin();
+    for t in [
+        "@('Remove-Item C:\\ -Recurse -Force', 'vssadmin delete shadows /all') | ForEach-Object { Write-Host \"sample: $_\" }",
+        "$samples = 'format c:', 'wevtutil cl Security'\n$samples | ForEach-Object { Write-Output $_ }",
+        "'vssadmin delete shadows /all /quiet' | Set-Content .\\fixtures\\ransom.txt",
+        "@'\nStop-Service WinDefend -Force\nwevtutil cl System\n'@ | Out-File .\\tests\\data\\bad-lines.txt",
+    ] {
+        below_high(&ps(&e, t), t);
+    }
+    for t in ["shutdown /a", "shutdown -a"] {
+        below_high(&cmd(&e, t), t);
+    }
+    for t in [
+        "@('vssadmin delete shadows /all /quiet') | ForEach-Object { Invoke-Expression $_ }",
+        "$s = 'wevtutil cl Security'\n$s | Out-File x.txt\ncmd /c $s",
+        "'vssadmin delete shadows /all /quiet' | Set-Content .\\run.bat; .\\run.bat",
+    ] {
+        high(&ps(&e, t), t);
+    }
+    let t = "shutdown /r /t 0";
+    high(&cmd(&e, t), t);
+}
+
+#[test]
 fn pester_blocks_name_commands_without_running_them() {
     let e = Engine::builtin();
     for t in [

@@ -461,6 +461,17 @@ impl Norm<'_> {
             }
             _ => {}
         }
+        // Windows' `shutdown /a` aborts a pending shutdown: Unix's `shutdown -c`
+        if words.first().is_some_and(|w| {
+            let l = w.to_ascii_lowercase();
+            l == "shutdown" || l == "shutdown.exe"
+        }) {
+            for w in words.iter_mut().skip(1) {
+                if w.eq_ignore_ascii_case("/a") || w.eq_ignore_ascii_case("-a") {
+                    *w = "-c".into();
+                }
+            }
+        }
         let argv: Vec<Word> = words
             .iter()
             .map(|w| Word {
