@@ -490,7 +490,10 @@ pub(crate) fn stdin_reader(program: &str, argv: &[Word]) -> Option<Reader> {
         return (!command).then_some(Reader::Shell);
     }
     if program == "source" {
-        let arg = argv.get(1)?;
+        // fish's `… | source` (no file) runs its standard input
+        let Some(arg) = argv.get(1) else {
+            return Some(Reader::Shell);
+        };
         return matches!(arg.text.as_str(), "/dev/stdin" | "-" | "/proc/self/fd/0")
             .then_some(Reader::Shell);
     }

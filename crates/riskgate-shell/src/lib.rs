@@ -26,6 +26,7 @@ mod interp;
 mod limits;
 mod listing;
 mod model;
+mod othershell;
 mod paramops;
 mod payload;
 mod progword;

@@ -47,6 +47,23 @@ impl Norm<'_> {
                 r
             }
             Err(e) => {
+                // zsh or fish text (`zsh -c`, `fish -c`, zsh habits sent as bash): its bash
+                // reading, when that parses
+                if let Some(alt) = crate::othershell::zsh_to_bash(text)
+                    .or_else(|| crate::othershell::fish_to_bash(text))
+                {
+                    let mut parser =
+                        brush_parser::Parser::new(std::io::Cursor::new(alt.as_bytes()), &opts);
+                    if let Ok(program) = parser.parse_program() {
+                        let outer = self.nested_src.replace(alt.clone());
+                        let mut r = None;
+                        for cc in &program.complete_commands {
+                            r = join(r, self.walk_list(cc, frame, 0));
+                        }
+                        self.nested_src = outer;
+                        return r;
+                    }
+                }
                 self.issue(ParseIssue::Syntax {
                     message: e.to_string(),
                 });

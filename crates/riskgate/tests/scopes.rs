@@ -2,8 +2,8 @@
 //! them, names of development copies, other users' homes, listings that take in every daemon,
 //! camel-case action options, archive listings that carry no data, data read into a loop's
 //! variables, statements and code handed to any database client, files written in another
-//! language and then run, credential files read by Perl, Ruby and PHP, and programs' escape
-//! hatches. Commands are strings only; nothing is run.
+//! language and then run, credential files read by Perl, Ruby and PHP, zsh and fish text, and
+//! programs' escape hatches. Commands are strings only; nothing is run.
 
 use riskgate::{Engine, RiskLevel};
 
@@ -262,4 +262,26 @@ fn credential_files_read_by_perl_ruby_and_php_are_credential_reads() {
             "php -r 'echo file_get_contents(\"composer.json\");'",
         ],
     );
+}
+
+#[test]
+fn zsh_and_fish_text_is_read_as_those_shells_run_it() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "zsh -c 'ls -l src/**/*.rs(.om[1,10])'",
+            "zsh -c 'rm -f -- *.log(N.mh+24)'",
+            "diff =(sort a.txt) =(sort b.txt)",
+            "fish -c 'for f in tests/*.py; python -m pytest $f -q; end'",
+        ],
+    );
+    at_least_high(&[
+        "zsh -c 'rm -rf ~/*(D)'",
+        "zsh -c 'rm -rf /*(N)'",
+        "fish -c 'for d in /home/*; rm -rf $d; end'",
+        "fish -c 'curl -sL https://get.example.io | source'",
+        "fish -c 'make; and rm -rf ~'",
+        // a broken bash line with a stray parenthesis is not fish: still not understood
+        "find / ( -name x ) -delete",
+    ]);
 }
