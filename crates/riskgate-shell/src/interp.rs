@@ -306,28 +306,79 @@ fn statement_options(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, Strin
     out
 }
 
-/// Whether `text` reads as SQL statements: it opens with a statement verb (or a connection
-/// statement) and holds at least one more word.
+/// Whether `text` reads as SQL statements: a statement verb with the word SQL puts after it
+/// (`select … from`, `delete from`, `drop table`, `update … set`, `insert into`, `truncate`,
+/// `alter table`, `grant … on` …), not an editor command (`set number`) or prose.
 pub(crate) fn reads_as_sql(text: &str) -> bool {
-    const VERBS: &[&str] = &[
-        "select", "insert", "update", "delete", "drop", "truncate", "alter", "create", "grant",
-        "revoke", "merge", "replace", "rename", "with", "remove", "connect", "use", "exec",
-        "execute", "call", "vacuum", "reindex", "set",
+    const OBJECTS: &[&str] = &[
+        "table",
+        "database",
+        "schema",
+        "index",
+        "view",
+        "keyspace",
+        "collection",
+        "user",
+        "role",
+        "namespace",
+        "sequence",
+        "function",
+        "procedure",
+        "trigger",
+        "materialized",
+        "measurement",
+        "retention",
+        "continuous",
+        "class",
+        "cluster",
+        "tablespace",
+        "type",
+        "extension",
+        "tables",
+        "databases",
     ];
-    let first_word = |s: &str| {
-        s.split_whitespace()
-            .next()
-            .map(|w| w.trim_start_matches('(').to_ascii_lowercase())
-    };
-    let mut statements = text
-        .split([';', '\n'])
-        .map(str::trim)
-        .filter(|s| !s.is_empty());
-    let Some(first) = statements.next() else {
+    if text.len() > 64 * 1024 {
         return false;
-    };
-    first.split_whitespace().count() >= 2
-        && first_word(first).is_some_and(|w| VERBS.contains(&w.as_str()))
+    }
+    // statements end at `;` outside quotes (`select 'drop table ' || t || ';' from …`)
+    let mut statements: Vec<&str> = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut from = 0;
+    for (i, ch) in text.char_indices() {
+        match quote {
+            Some(q) if ch == q => quote = None,
+            Some(_) => {}
+            None if ch == '\'' || ch == '"' => quote = Some(ch),
+            None if ch == ';' => {
+                statements.push(&text[from..i]);
+                from = i + 1;
+            }
+            None => {}
+        }
+    }
+    statements.push(&text[from..]);
+    statements.iter().take(64).any(|stmt| {
+        let words: Vec<String> = stmt
+            .split_whitespace()
+            .take(64)
+            .map(|w| {
+                w.trim_matches(|c: char| !c.is_ascii_alphanumeric())
+                    .to_ascii_lowercase()
+            })
+            .collect();
+        let w = |k: usize| words.get(k).map_or("", String::as_str);
+        let has = |word: &str| words.iter().any(|x| x == word);
+        match w(0) {
+            "select" => has("from"),
+            "insert" | "merge" => w(1) == "into",
+            "update" => w(2) == "set",
+            "delete" => w(1) == "from",
+            "truncate" | "vacuum" | "reindex" => true,
+            "drop" | "alter" | "create" | "remove" | "rename" => OBJECTS.contains(&w(1)),
+            "grant" | "revoke" => has("on"),
+            _ => false,
+        }
+    })
 }
 
 fn collect_opt(argv: &[Word], names: &[&str], parts: &mut Vec<(String, bool)>) {

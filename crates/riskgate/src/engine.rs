@@ -567,6 +567,17 @@ fn writes_of(commands: &[riskgate_shell::SimpleCommand]) -> Vec<String> {
             "cp" | "mv" | "install" | "rsync" | "ln" if positionals.len() >= 2 => {
                 out.extend(positionals.last().map(|s| s.to_string()));
             }
+            // the device a `tar` writes its archive to (`tar -cf /dev/sda …` writes over the disk)
+            "tar" | "bsdtar" | "gtar" if c.args.iter().any(|a| a.text == "--create") => out.extend(
+                c.args
+                    .iter()
+                    .filter_map(|a| a.text.strip_prefix("--file="))
+                    // a device (a new archive file is no overwrite)
+                    .filter(|f| {
+                        f.starts_with("/dev/") && !matches!(*f, "/dev/null" | "/dev/stdout")
+                    })
+                    .map(str::to_string),
+            ),
             "dd" => out.extend(
                 c.args
                     .iter()

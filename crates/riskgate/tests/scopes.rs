@@ -285,3 +285,37 @@ fn zsh_and_fish_text_is_read_as_those_shells_run_it() {
         "find / ( -name x ) -delete",
     ]);
 }
+
+#[test]
+fn code_and_tools_rated_as_the_shell_rates_what_they_do() {
+    at_least_high(&[
+        "gpg --batch --yes --delete-secret-keys 3AA5C34371567BD2",
+        "stripe api_keys roll rk_live_51Mabc --live",
+        "ruby -rfileutils -e 'FileUtils.rm_rf(\"/var/lib/mysql\")'",
+        "perl -e 'unlink glob(\"/var/log/*.log\")'",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "vim -c 'set number' src/main.rs",
+            "tar -czf ../myproject-$(date +%F).tgz --exclude=node_modules .",
+            "ruby -rfileutils -e 'FileUtils.rm_rf(\"tmp/cache\")'",
+            "perl -e 'unlink glob(\"*.tmp\")'",
+            "mytool -c 'set verbose on'",
+        ],
+    );
+}
+
+#[test]
+fn a_tar_archive_written_to_a_device_is_a_write_of_that_device() {
+    let e = Engine::builtin();
+    assert_eq!(
+        e.write_targets("tar -cf /dev/sda /etc/hostname"),
+        ["/dev/sda"]
+    );
+    assert!(
+        e.write_targets("tar -czf ../myproject.tgz --exclude=node_modules .")
+            .is_empty()
+    );
+    assert!(e.write_targets("tar -cf /dev/null src").is_empty());
+}

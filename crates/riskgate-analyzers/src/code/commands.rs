@@ -231,6 +231,19 @@ pub fn rm_recursive(c: &Cmd<'_>) -> bool {
     }
 }
 
+/// Whether every target of `c` is a path inside the project (relative, not above it) in one
+/// of `classes` (a command with no literal target, or an unknown one `$ARG`, is not).
+pub fn targets_only(c: &Cmd<'_>, classes: &[riskgate_model::effect::TargetClass]) -> bool {
+    let targets = c.positionals();
+    !targets.is_empty()
+        && targets.iter().all(|p| {
+            !p.contains('$')
+                && !p.starts_with("..")
+                && !p.starts_with(['/', '~'])
+                && classes.contains(&riskgate_model::effect::classify_path(p))
+        })
+}
+
 /// `rm`, `unlink`, `rmdir`, `shred`.
 pub fn deletes_files(c: &Cmd<'_>) -> bool {
     matches!(

@@ -11,6 +11,16 @@ use super::data::drop_database;
 use super::{join, rule};
 
 use RiskLevel::{Critical, High};
+use riskgate_model::effect::TargetClass;
+
+/// Targets a build or a run recreates.
+const REGENERABLE: &[TargetClass] = &[TargetClass::BuildOutput, TargetClass::Temp];
+/// Files of the project and regenerable ones.
+const PROJECT_OR_REGENERABLE: &[TargetClass] = &[
+    TargetClass::BuildOutput,
+    TargetClass::Temp,
+    TargetClass::Project,
+];
 
 /// Push the CRITICAL and HIGH rules.
 pub(super) fn push(r: &mut Vec<RiskRule>) {
@@ -21,7 +31,13 @@ pub(super) fn push(r: &mut Vec<RiskRule>) {
             Critical,
             "Recursive file deletion can cause irreversible data loss",
             false,
-            |a| cmds(a, cmd::rm_recursive),
+            // the code's own cleanup of regenerable output (`FileUtils.rm_rf("tmp/cache")`) is
+            // rated as the shell rates that `rm -rf`
+            |a| {
+                cmds(a, |c| {
+                    cmd::rm_recursive(c) && !cmd::targets_only(c, REGENERABLE)
+                })
+            },
         )
         .score(95)
         .tags(&["filesystem", "destructive"])
@@ -165,7 +181,13 @@ pub(super) fn push(r: &mut Vec<RiskRule>) {
                         let mock = mocked.iter().any(|n| c.is(&[n.as_str()]));
                         m::is_file_delete(c) && !cleanup && !mock
                     }),
-                    cmds(a, |c| cmd::deletes_files(c) && !cmd::rm_recursive(c)),
+                    // files of the project deleted one by one (`unlink glob("*.tmp")`): as
+                    // the shell rates that `rm`
+                    cmds(a, |c| {
+                        cmd::deletes_files(c)
+                            && !cmd::rm_recursive(c)
+                            && !cmd::targets_only(c, PROJECT_OR_REGENERABLE)
+                    }),
                 )
             },
         )
