@@ -319,3 +319,19 @@ fn a_tar_archive_written_to_a_device_is_a_write_of_that_device() {
     );
     assert!(e.write_targets("tar -cf /dev/null src").is_empty());
 }
+
+#[test]
+fn a_request_to_a_service_url_held_in_a_variable_is_a_remote_request() {
+    at_least_high(&[
+        "curl -X DELETE \"$UNLEASH_URL/api/admin/projects/default/features/payments-v2\" -H \"Authorization: $TOKEN\"",
+        "curl -X DELETE \"${API_URL}/v1/customers/42\"",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "curl -s \"$API_URL/v1/items\"",
+            "curl -X DELETE \"$DEV_API_URL/items/3\"",
+            "curl -X DELETE \"$LOCAL_API_URL/items/3\"",
+        ],
+    );
+}

@@ -197,7 +197,23 @@ fn is_method(w: &str) -> Option<String> {
 }
 
 fn looks_like_url(w: &str) -> bool {
-    w.contains("://")
+    // a base URL held in a variable, then a path (`"$API_URL/v1/items/3"`, `${HOST}/admin`)
+    let var_base = w.strip_prefix('$').is_some_and(|rest| {
+        let name = rest.trim_start_matches('{');
+        let end = name
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(name.len());
+        let upper = name[..end].to_ascii_uppercase();
+        end > 0
+            && name[end..].trim_start_matches('}').starts_with('/')
+            && [
+                "URL", "HOST", "API", "ENDPOINT", "ADDR", "BASE", "SERVER", "URI",
+            ]
+            .iter()
+            .any(|k| upper.contains(k))
+    });
+    var_base
+        || w.contains("://")
         || w.starts_with(':')
         || w.starts_with("localhost")
         || (w.contains('.') && !w.starts_with(['.', '/', '@', '{', '[']) && !w.contains('=') && {
