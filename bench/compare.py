@@ -99,8 +99,11 @@ def main():
             subprocess.run(["git", "worktree", "add", "--detach", path, r], cwd=ROOT,
                            capture_output=True, check=True)
         try:
-            base_exe = bench_exe(wt, args.target_dir)
-            head_exe = bench_exe(wt_head, args.target_dir)
+            # one target directory per side: cargo hashes a workspace member by its path
+            # relative to the workspace root, so the two checkouts would share (and clobber)
+            # each other's build-script outputs in one directory
+            base_exe = bench_exe(wt, os.path.join(args.target_dir, "base"))
+            head_exe = bench_exe(wt_head, os.path.join(args.target_dir, "head"))
             base, head = {}, {}
             for _ in range(args.rounds):
                 for name, ns in run(base_exe, wt, args.filter).items():
