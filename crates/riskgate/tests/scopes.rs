@@ -335,3 +335,20 @@ fn a_request_to_a_service_url_held_in_a_variable_is_a_remote_request() {
         ],
     );
 }
+
+#[test]
+fn a_delete_run_once_per_entry_of_a_file_listing_deletes_those_entries() {
+    at_least_high(&[
+        "ls -1t /var/backups/db/*.dump | xargs -r rm -f",
+        "KEEP=0\nls -1t /srv/pg_backups/*.dump | tail -n +$((KEEP+1)) | xargs -r rm -f",
+        "find /root/Maildir/ -mindepth 1 -type f -mtime +14 | xargs rm",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "ls dist/*.js | xargs rm -f",
+            "find /tmp/build-cache -name '*.o' | xargs rm -f",
+            "find . -name '*.pyc' | xargs rm",
+        ],
+    );
+}

@@ -221,6 +221,34 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
             c
         }
     };
+    // no target written: the entries of the file listing it runs once for (`ls -1t
+    // /var/backups/db/*.dump | xargs rm -f`), every one of them
+    let listed: Option<String> = v.cmd.iterates.as_ref().and_then(|l| {
+        if !chosen.is_empty() || !matches!(kind, EffectKind::Delete | EffectKind::Overwrite) {
+            return None;
+        }
+        // the entries' glob, else the path the listing names (`ls -1t /var/backups/*.dump`)
+        l.entries.clone().or_else(|| {
+            matches!(l.program.as_str(), "ls" | "find" | "fd")
+                .then(|| {
+                    l.command
+                        .split_whitespace()
+                        .skip(1)
+                        .find(|w| w.starts_with(['/', '~']) || w.starts_with("$HOME"))
+                        .map(str::to_string)
+                })
+                .flatten()
+        })
+    });
+    if let Some(entries) = listed.as_deref() {
+        let e = file_scope(v, Effect::new(0, kind, path_target(entries)), entries)
+            .with_scope(Scope::Bulk);
+        out.push(Found {
+            effect: e,
+            weight: 0,
+            guessed: false,
+        });
+    }
     for (text, k) in chosen.into_iter().take(16) {
         // A copy under a backup name (`cp nginx.conf nginx.conf.bak`) makes a backup; at
         // worst it replaces an older one.
