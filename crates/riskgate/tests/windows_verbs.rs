@@ -44,6 +44,29 @@ fn destructive_verbs_on_any_service_noun_are_high() {
 }
 
 #[test]
+fn protections_by_noun_machines_stopped_and_acls_granted() {
+    let e = Engine::builtin();
+    for t in [
+        "Disable-ComputerRestore -Drive C:\\",
+        "Suspend-ContosoEndpointProtection -Confirm:$false",
+        "Stop-FabrikamAuditing -Server dc01",
+        "Get-VM | Stop-VM -TurnOff -Force",
+        "Stop-VM -Name sql01 -TurnOff",
+        "$acl = Get-Acl C:\\Windows\\System32\n$r = New-Object System.Security.AccessControl.FileSystemAccessRule('Everyone','FullControl','Allow')\n$acl.SetAccessRule($r)\nSet-Acl C:\\Windows\\System32 $acl",
+    ] {
+        high(&ps(&e, t), t);
+    }
+    for t in [
+        "Enable-ComputerRestore -Drive C:\\",
+        "Get-ComputerRestorePoint",
+        "Stop-VM -Name dev01",
+        "$acl = Get-Acl .\\build\n$r = New-Object System.Security.AccessControl.FileSystemAccessRule('jdoe','Read','Allow')\n$acl.SetAccessRule($r)\nSet-Acl .\\build $acl",
+    ] {
+        below_high(&ps(&e, t), t);
+    }
+}
+
+#[test]
 fn purge_parameters_delete_whatever_the_verb() {
     let e = Engine::builtin();
     for t in [

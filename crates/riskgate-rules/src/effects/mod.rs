@@ -12,6 +12,7 @@ pub(crate) use infer::{DAEMONS, SECURITY_UNITS, daemon_of_listing};
 mod score;
 mod table;
 mod windows;
+mod winfiles;
 mod winident;
 mod winparams;
 mod winverbs;

@@ -316,29 +316,12 @@ fn native_security(v: &CommandView<'_>, program: &str, out: &mut Vec<Found>) -> 
     true
 }
 
-/// `Copy-Item X \\HOST\share\…` (and `Move-Item`, cmd's `copy`/`move`): the files are sent to
-/// that host, rated like any upload to it (an address, a public or a private host).
+/// The extra readings of a file cmdlet described in `data/effects.yaml` (called by `infer`
+/// after its described effect): a copy to another host's share, `Set-Acl` granting everyone
+/// access (see `winfiles`).
 pub(crate) fn share_copy(v: &CommandView<'_>, out: &mut Vec<Found>) {
-    if !matches!(v.cmd.program.as_str(), "Copy-Item" | "Move-Item") {
-        return;
-    }
-    let dest = v
-        .cmd
-        .flag_value("-Destination")
-        .or_else(|| v.positionals.last().map(|p| p.text.as_ref()));
-    let Some(dest) =
-        dest.filter(|_| v.positionals.len() >= 2 || v.cmd.flag_value("-Destination").is_some())
-    else {
-        return;
-    };
-    let Some(host) = crate::flow::unc_host(dest) else {
-        return;
-    };
-    let class = riskgate_model::effect::classify_host(host);
-    if class == TargetClass::Loopback {
-        return;
-    }
-    out.push(found(Effect::new(0, EffectKind::Send, target(class, dest))));
+    super::winfiles::share_copy(v, out);
+    super::winfiles::acl_grants(v, out);
 }
 
 fn forced(v: &CommandView<'_>, e: Effect) -> Effect {

@@ -52,6 +52,25 @@ pub(crate) fn is_local_noun(words: &[String]) -> bool {
         || words.iter().any(|w| LOCAL_WORDS.contains(&w.as_str()))
 }
 
+/// Noun words (prefixes) of protections: switching one off weakens the machine's security or
+/// its recovery (`ComputerRestore`, `…Protection`, `…Auditing`, `SmartScreen`).
+const PROTECTION_NOUNS: &[&str] = &[
+    "restore",
+    "recovery",
+    "protection",
+    "defender",
+    "firewall",
+    "audit",
+    "antivirus",
+    "antimalware",
+    "tamper",
+    "bitlocker",
+    "smartscreen",
+    "mitigation",
+    "applocker",
+    "integrity",
+];
+
 /// Verbs that delete whatever their noun names.
 fn deletes_any_noun(verb: &str) -> bool {
     matches!(verb, "Remove" | "Clear" | "Revoke" | "Unregister")
@@ -81,6 +100,60 @@ pub(crate) fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool 
         return true;
     }
     if super::winident::identity_cmdlet(v, verb, &words, out) {
+        return true;
+    }
+    // a protection switched off by its noun (`Disable-ComputerRestore`, `Suspend-…Protection`,
+    // `Stop-…Auditing`)
+    if matches!(
+        verb,
+        "Disable" | "Suspend" | "Stop" | "Remove" | "Uninstall" | "Clear"
+    ) && words
+        .iter()
+        .any(|w| PROTECTION_NOUNS.iter().any(|p| w.starts_with(p)))
+    {
+        out.push(Found {
+            effect: super::winident::cmdlet_scope(
+                v,
+                Effect::new(
+                    0,
+                    EffectKind::Security,
+                    Target {
+                        class: TargetClass::Machine,
+                        text: program.to_string(),
+                        environment: None,
+                    },
+                ),
+            ),
+            weight: 0,
+            guessed: true,
+        });
+        return true;
+    }
+    // machines stopped hard or all at once (`Get-VM | Stop-VM -TurnOff`): their power cut
+    if matches!(verb, "Stop" | "Restart")
+        && words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "vm" | "computer" | "server" | "instance" | "host"
+            )
+        })
+        && (v.has_flag("-TurnOff")
+            || v.has_flag("-All")
+            || v.stdin_program.is_some_and(|p| p.starts_with("Get-")))
+    {
+        out.push(Found {
+            effect: Effect::new(
+                0,
+                EffectKind::Power,
+                Target {
+                    class: TargetClass::Machine,
+                    text: program.to_string(),
+                    environment: None,
+                },
+            ),
+            weight: 0,
+            guessed: true,
+        });
         return true;
     }
     let kind = match verb {

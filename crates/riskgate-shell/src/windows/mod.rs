@@ -8,7 +8,7 @@
 //! that act like cmdlets, in `dotnet`), `ps` (the walk: statements, pipelines, keywords), `pscmd` (one
 //! command: its name resolved, its arguments, recorded), `syntax` (small syntax readings),
 //! `bind` (cmdlet parameter binding into canonical argv), `follow` (what cmdlets run in turn
-//! and take from the pipeline), `cmdlets` (aliases and parameter tables), `cmd` (cmd.exe; `cmdtext` its loops, variable edits and diskpart scripts),
+//! and take from the pipeline; `listing` what listings pass on), `cmdlets` (aliases and parameter tables), `cmd` (cmd.exe; `cmdtext` its loops, variable edits and diskpart scripts),
 //! `winpath` (one spelling for Windows paths, registry keys and well-known variables).
 //!
 //! The canonical form of a PowerShell command: the cmdlet's name as documented
@@ -27,6 +27,7 @@ pub(crate) mod dotnet;
 pub(crate) mod expr;
 pub(crate) mod follow;
 pub(crate) mod lex;
+pub(crate) mod listing;
 pub(crate) mod ps;
 pub(crate) mod pscmd;
 pub(crate) mod syntax;
