@@ -85,6 +85,47 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 i += 1;
             }
         }
+        // Emacs Lisp given with `--eval`: `(shell-command "CMD")` runs CMD; deleting a file
+        // or a directory is the `rm` of it
+        "emacs" | "emacsclient" => {
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                let code = if *a == "--eval" || *a == "-eval" {
+                    i += 1;
+                    args.get(i).copied()
+                } else {
+                    a.strip_prefix("--eval=")
+                };
+                if let Some(code) = code {
+                    for s in
+                        called_strings(code, &["(shell-command", "(call-process-shell-command"])
+                    {
+                        out.push(emb(program, &s, None));
+                    }
+                    for (call, rm) in [("(delete-directory", "rm -r"), ("(delete-file", "rm -f")] {
+                        for p in called_strings(code, &[call]) {
+                            // `(delete-directory "P" t)`: recursive
+                            let rm = if rm == "rm -r" && code.contains(" t)") {
+                                "rm -rf"
+                            } else {
+                                rm
+                            };
+                            // a plain path stays unquoted so that `~` is the home
+                            let plain = p
+                                .chars()
+                                .all(|c| c.is_ascii_alphanumeric() || "/._-~+@:".contains(c));
+                            let word = if plain {
+                                p.clone()
+                            } else {
+                                format!("'{}'", p.replace('\'', ""))
+                            };
+                            out.push(emb(program, &format!("{rm} -- {word}"), None));
+                        }
+                    }
+                }
+                i += 1;
+            }
+        }
         "tar" | "gtar" | "bsdtar" => {
             for a in &args {
                 for key in [
