@@ -542,7 +542,13 @@ fn inside_shown_text(parsed: &ParsedCommand, s: usize, e: usize) -> bool {
                         .is_none_or(|rest| crate::rawtext::named_by_a_runner(rest, &r.target.text))
                     || is_runnable_place(&r.target.text))
         });
-        if !SHOWS_TEXT.contains(&c.program.as_str()) || read_on || to_file || c.program_dynamic {
+        // an interpreter whose code only prints the text (`python3 -c 'print("…")'`) shows it
+        let shows = SHOWS_TEXT.contains(&c.program.as_str())
+            || parsed
+                .source
+                .get(s..e)
+                .is_some_and(|t| crate::printed::only_printed(parsed, i, t));
+        if !shows || read_on || to_file || c.program_dynamic {
             return false;
         }
         any = true;

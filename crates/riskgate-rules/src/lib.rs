@@ -43,6 +43,7 @@ mod loader;
 mod matcher;
 mod predicate;
 mod prefilter;
+mod printed;
 mod psdata;
 mod psliteral;
 mod rawtext;

@@ -172,8 +172,10 @@ fn tcl_words(cmd: &str, vars: &HashMap<String, String>) -> Vec<TclWord> {
                     }
                 }
                 '[' => {
-                    // A command substitution: its value is unknown.
+                    // A command substitution: `[exec CMD]` is the shell's `$(CMD)` (when CMD
+                    // is plain words); any other value is unknown.
                     let mut depth = 1usize;
+                    let mut inner = String::new();
                     for c in chars.by_ref() {
                         match c {
                             '[' => depth += 1,
@@ -185,8 +187,18 @@ fn tcl_words(cmd: &str, vars: &HashMap<String, String>) -> Vec<TclWord> {
                             }
                             _ => {}
                         }
+                        inner.push(c);
                     }
-                    text.push_str(UNKNOWN);
+                    match inner
+                        .trim()
+                        .strip_prefix("exec ")
+                        .filter(|r| !r.contains(['[', ']', '$', '\'', '(', ')', '`', '\\']))
+                    {
+                        Some(cmd) if !cmd.trim().is_empty() => {
+                            text.push_str(&format!("$({})", cmd.trim()));
+                        }
+                        _ => text.push_str(UNKNOWN),
+                    }
                 }
                 _ => text.push(c),
             }
@@ -203,7 +215,9 @@ fn tcl_words(cmd: &str, vars: &HashMap<String, String>) -> Vec<TclWord> {
 fn shell_line(argv: &[String]) -> String {
     argv.iter()
         .map(|w| {
-            if w.is_empty() || w.contains(char::is_whitespace) {
+            // a command substitution Tcl's `[exec …]` became stays one
+            let subst = w.starts_with("$(") && w.ends_with(')') && !w.contains('\'');
+            if !subst && (w.is_empty() || w.contains(char::is_whitespace)) {
                 format!("'{}'", w.replace('\'', "'\\''"))
             } else {
                 w.clone()
@@ -447,7 +461,19 @@ impl Session {
                     && (self.vars.len() < MAX_VARS || self.vars.contains_key(&n.text))
                 {
                     self.vars.insert(n.text.clone(), v.text.clone());
+                    self.substituted(&words[2..]);
                 }
+            }
+            // `foreach p [exec pgrep x] { exec kill $p }`: the variable takes each word of
+            // the command's output, as a shell loop over `$(pgrep x)` does
+            "foreach" if words.len() == 4 && words[3].braced => {
+                let (var, list) = (&words[1], &words[2]);
+                if !var.braced && (self.vars.len() < MAX_VARS || self.vars.contains_key(&var.text))
+                {
+                    self.vars.insert(var.text.clone(), list.text.clone());
+                }
+                self.substituted(&words[2..3]);
+                self.script(&words[3].text, depth + 1, secret);
             }
             "expect" | "expect_before" | "expect_after" | "interact" => {
                 // `expect PATTERN [BODY] …` or `expect { PATTERN BODY … }`.
@@ -462,11 +488,23 @@ impl Session {
                 }
             }
             _ => {
+                // `puts [exec cat /etc/shadow]`: the substitution runs
+                self.substituted(&words[1..]);
                 // `if {…} {body} else {body}`, `while`, `for`, `foreach`, `proc`, `catch`.
                 for w in words.iter().skip(1).filter(|w| w.braced) {
                     self.script(&w.text, depth + 1, secret);
                 }
             }
+        }
+    }
+
+    /// The `[exec …]` substitutions in `words` run here (`set out [exec rm -rf /x]`).
+    fn substituted(&mut self, words: &[TclWord]) {
+        for w in words.iter().filter(|w| !w.braced && w.text.contains("$(")) {
+            self.runs.push((
+                format!(": {}", shell_line(std::slice::from_ref(&w.text))),
+                Target::Input,
+            ));
         }
     }
 

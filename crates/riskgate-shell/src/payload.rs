@@ -437,7 +437,18 @@ impl Norm<'_> {
             let mut decoder = None;
             let here = consumer.remote.clone();
             for r in &chain {
-                for i in r.first..=r.last {
+                // commands of substitutions in the element's words run before it (`cat
+                // <(curl …) | sh`, `echo "$(curl …)" | sh`): what they print reaches its output
+                let (lo, hi) = match (self.commands.get(r.first), self.commands.get(r.last)) {
+                    (Some(a), Some(b)) => (a.span.start, b.span.end),
+                    _ => (0, 0),
+                };
+                let inner = (0..r.first).filter(|&i| {
+                    self.commands
+                        .get(i)
+                        .is_some_and(|c| lo <= c.span.start && c.span.end <= hi && lo < hi)
+                });
+                for i in inner.chain(r.first..=r.last) {
                     if let Some(c) = self.commands.get(i) {
                         // Output of a command run on another host (`ssh h cat f | sh`) is
                         // received too.

@@ -314,11 +314,20 @@ fn command_of(call: &Call) -> Option<EmbeddedCommand> {
             _ => Some(mk(None, "$ARG".into(), true)),
         }
     };
+    // a command's output run as a command: `os.system(os.popen("curl …").read())`
+    let output_run = |a: &super::analysis::Arg| -> Option<EmbeddedCommand> {
+        if !matches!(a.value, ArgValue::Call(_) | ArgValue::Other(_)) {
+            return None;
+        }
+        output_of(&a.text).map(|inner| mk(None, format!("{inner} | sh"), false))
+    };
     if call.is(&SHELL_TEXT) || call.is(&SHELL_TEXT_JS) {
-        return text_cmd(&call.param(0, "cmd").or_else(|| call.arg(0))?.value);
+        let a = call.param(0, "cmd").or_else(|| call.arg(0))?;
+        return output_run(a).or_else(|| text_cmd(&a.value));
     }
     if call.is(&ARGV_OR_TEXT) {
-        return text_cmd(&call.param(0, "args")?.value);
+        let a = call.param(0, "args")?;
+        return output_run(a).or_else(|| text_cmd(&a.value));
     }
     if call.is(&JS_SPAWN) {
         let first = call.arg(0)?;
@@ -431,6 +440,45 @@ const SPAWNERS: [&str; 7] = [
 /// What the code writes into a shell it started: `os.popen('sh', 'w').write(CMD)`,
 /// `Popen(['bash'], stdin=PIPE).communicate(CMD)`, `run(['sh'], input=CMD)`,
 /// `spawn('sh').stdin.write(CMD)`: each written text is a command the shell runs.
+/// The command whose output the expression `text` is, when it is a call that runs a literal
+/// command and returns what it prints (`os.popen("…").read()`, `subprocess.check_output(…)`,
+/// `execSync("…")`).
+fn output_of(text: &str) -> Option<String> {
+    const RETURNS_OUTPUT: [&str; 6] = [
+        "os.popen(",
+        "check_output(",
+        "getoutput(",
+        "execSync(",
+        "run_output(",
+        "popen(",
+    ];
+    let (k, needle) = RETURNS_OUTPUT
+        .iter()
+        .find_map(|n| text.find(n).map(|k| (k, *n)))?;
+    let rest = text.get(k + needle.len()..)?.trim_start();
+    let b = rest.as_bytes();
+    let q = *b.first().filter(|q| matches!(q, b'"' | b'\'' | b'`'))?;
+    let mut j = 1;
+    let mut lit = String::new();
+    while let Some(&c) = b.get(j) {
+        if c == b'\\' {
+            j += 2;
+            continue;
+        }
+        if c == q {
+            break;
+        }
+        j += 1;
+    }
+    lit.push_str(rest.get(1..j)?);
+    // `os.popen(…)` is a file: its text is what `.read()` returns
+    let after = rest.get(j + 1..).unwrap_or("");
+    if needle.ends_with("popen(") && !after.contains(".read") {
+        return None;
+    }
+    (!lit.trim().is_empty()).then_some(lit)
+}
+
 fn shell_writes(calls: &[Call]) -> Vec<EmbeddedCommand> {
     let is_shell = |text: &str| {
         let first = text.split_whitespace().next().unwrap_or("");

@@ -12,7 +12,7 @@
 
 use riskgate_model::{Language, Span};
 
-use super::analysis::{Analysis, Arg, ArgValue, Call, EmbeddedCommand};
+use super::analysis::{Analysis, Arg, ArgValue, Call, EmbeddedCommand, EmbeddedSql, Store};
 
 mod effects;
 mod scan;
@@ -328,6 +328,7 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
         });
     }
     a.commands.extend(out);
+    a.sql.extend(calls.iter().filter_map(sql_of));
     // a socket whose descriptors become the standard streams of an `exec`ed shell
     if let Some(s) = socket
         && !a.commands.iter().any(|c| c.text.contains("/dev/tcp/"))
@@ -362,6 +363,48 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
             line: s.line,
         });
     }
+}
+
+/// Calls that run the SQL text they are given: database handles' methods (`$pdo->exec`,
+/// `$dbh->do`, `db.execute`, `conn.exec_query`) and PHP's query functions.
+const SQL_CALLS: [&str; 14] = [
+    "exec",
+    "execute",
+    "query",
+    "do",
+    "prepare",
+    "exec_query",
+    "select_all",
+    "mysqli_query",
+    "mysqli_multi_query",
+    "mysql_query",
+    "pg_query",
+    "pg_exec",
+    "sqlsrv_query",
+    "multi_query",
+];
+
+/// The SQL a call runs: its first literal argument that reads as a statement, for a call named
+/// in [`SQL_CALLS`] that is a method (`->exec`, `db.execute`) or a query function.
+fn sql_of(c: &FCall) -> Option<EmbeddedSql> {
+    let short = c.name.rsplit(['.', ':', '>']).next().unwrap_or(&c.name);
+    let method = c.name.starts_with("->") || c.name.contains('.');
+    let function = short.contains('_') && c.name == short;
+    if !SQL_CALLS.contains(&short) || !(method || function) {
+        return None;
+    }
+    let text = c.args.iter().find_map(|v| match v {
+        Val::Str(s) if super::embedded::looks_like_sql(s) => Some(s.clone()),
+        _ => None,
+    })?;
+    Some(EmbeddedSql {
+        store: Store::Sql,
+        text,
+        dynamic: false,
+        via: c.name.clone(),
+        span: Span::new(c.start, c.end),
+        line: c.line,
+    })
 }
 
 /// Words joined for the shell: plain words, `~/…`, globs, `$(…)` and `$ARG` stay unquoted (so

@@ -75,12 +75,28 @@ pub(crate) fn commands(args: &[&str]) -> Vec<String> {
         k += 1;
     }
     let mut out = Vec::new();
+    // what `CMD | getline [VAR]` read: `$0` or VAR → CMD
+    let mut read_from: HashMap<String, String> = HashMap::new();
     let mut k = 0;
     while k < toks.len() && out.len() < 1_000 {
         match &toks[k] {
             Tok::Word(w) if w == "system" && toks.get(k + 1) == Some(&Tok::Punct("(".into())) => {
-                let (v, _) = operand_run(&toks, k + 2, &vars);
-                out.extend(v);
+                // a command's output run as a command: `"curl …" | getline; system($0)`
+                let arg = match (toks.get(k + 2), toks.get(k + 3), toks.get(k + 4)) {
+                    (Some(Tok::Punct(d)), Some(Tok::Num(n)), Some(Tok::Punct(c)))
+                        if d == "$" && n == "0" && c == ")" =>
+                    {
+                        Some("$0".to_string())
+                    }
+                    (Some(Tok::Word(v)), Some(Tok::Punct(c)), _) if c == ")" => Some(v.clone()),
+                    _ => None,
+                };
+                if let Some(cmd) = arg.and_then(|a| read_from.get(&a)) {
+                    out.push(format!("{cmd} | sh"));
+                } else {
+                    let (v, _) = operand_run(&toks, k + 2, &vars);
+                    out.extend(v);
+                }
             }
             Tok::Punct(p) if p == "|" => {
                 let next = toks.get(k + 1);
@@ -97,6 +113,13 @@ pub(crate) fn commands(args: &[&str]) -> Vec<String> {
                     }
                     if s < k {
                         let (v, _) = operand_run(&toks, s, &vars);
+                        if let Some(cmd) = &v {
+                            let target = match toks.get(k + 2) {
+                                Some(Tok::Word(t)) if !KEYWORDS.contains(&t.as_str()) => t.clone(),
+                                _ => "$0".to_string(),
+                            };
+                            read_from.insert(target, cmd.clone());
+                        }
                         out.extend(v);
                     }
                 } else {

@@ -58,7 +58,11 @@ fn lua_at(code: &str, depth: usize) -> Vec<String> {
                 }
             }
             "os.execute" | "io.popen" if literal(first).is_none() => {
-                if let Some(c) = folded() {
+                // a command's output run as a command: `os.execute(io.popen(CMD):read("*a"))`,
+                // `os.execute(h:read("*a"))` of a popen'd handle
+                if let Some(cmd) = output_of(first, &handles, &vars) {
+                    out.push(format!("{cmd} | sh"));
+                } else if let Some(c) = folded() {
                     out.push(c);
                 }
             }
@@ -126,6 +130,46 @@ fn received_from(
         .and_then(|u| fold(u, vars, 0))
         .filter(|u| u.starts_with("http"))?;
     Some(format!("curl -s {} | sh", quote(&url)))
+}
+
+/// The command whose output `arg` is: `io.popen(CMD):read(…)` or `h:read(…)` of a handle
+/// opened for reading.
+fn output_of(
+    arg: &str,
+    handles: &HashMap<String, (String, bool)>,
+    vars: &HashMap<String, Option<String>>,
+) -> Option<String> {
+    let a = arg.trim();
+    if let Some(rest) = a.strip_prefix("io.popen(") {
+        // the closing parenthesis, outside strings
+        let b = rest.as_bytes();
+        let mut j = 0;
+        let mut depth = 0usize;
+        while let Some(&c) = b.get(j) {
+            match c {
+                b'"' | b'\'' => {
+                    j = skip_string(b, j);
+                    continue;
+                }
+                b'(' => depth += 1,
+                b')' if depth == 0 => break,
+                b')' => depth -= 1,
+                _ => {}
+            }
+            j += 1;
+        }
+        let inner = rest.get(..j)?;
+        let after = rest.get(j + 1..)?;
+        if !after.trim_start().starts_with(":read") {
+            return None;
+        }
+        let args = split_top(inner);
+        let mode = args.get(1).and_then(|m| literal(m)).unwrap_or("r");
+        return fold(args.first()?, vars, 0).filter(|_| !mode.contains('w'));
+    }
+    handles.iter().find_map(|(h, (cmd, writes))| {
+        (!*writes && a.starts_with(&format!("{h}:read"))).then(|| cmd.clone())
+    })
 }
 
 /// The raw right-hand side recorded for a variable whose value is not a string.

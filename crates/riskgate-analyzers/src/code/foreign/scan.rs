@@ -80,7 +80,12 @@ pub(super) fn scan(code: &str, lang: Language) -> Vec<FCall> {
                         break;
                     }
                 }
-                let name = code.get(start..j).unwrap_or("").replace("->", ".");
+                let mut name = code.get(start..j).unwrap_or("").replace("->", ".");
+                // a method of an object held in a variable (`$db->exec(…)`, `$dbh->do(…)`) is
+                // not the function of that name (PHP's `exec`): it keeps a leading `->`
+                if start >= 2 && code.get(start - 2..start) == Some("->") {
+                    name.insert_str(0, "->");
+                }
                 // quote-like operators: qx(…), q(…), %x(…)
                 if matches!(name.as_str(), "qx" | "%x")
                     && let Some((body, end)) = delimited(code, j)
