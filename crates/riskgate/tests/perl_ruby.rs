@@ -48,11 +48,19 @@ fn loops_over_globs_act_on_every_path_they_walk() {
         "ruby -e 'Dir.glob(\"/var/log/nginx/*.log\").each { |f| File.open(f, \"w\") {} }'",
         "ruby -e 'Dir[\"/etc/cron.d/*\"].each { |f| File.write(f, \"\") }'",
         "perl -e 'truncate \"/var/log/auth.log\", 0'",
+        // `unlink` with no argument deletes `$_`: each line read, each file walked
+        "ls /etc/nginx/sites-enabled/* | perl -nle unlink",
+        "perl -MFile::Find -e 'finddepth(sub { unlink if -f }, \"/home/deploy\")'",
+        "ruby -rfind -e 'Find.find(\"/var/log\") { |f| File.truncate(f, 0) if File.file?(f) }'",
     ]);
     all_at_most_medium(&[
         "perl -e 'for (glob(\"*.txt\")) { open F, \"<\", $_; print <F> }'",
         "ruby -e 'Dir[\"log/*.log\"].each { |f| puts File.size(f) }'",
         "ruby -e 'Dir[\"tmp/cache/*\"].each { |f| File.truncate(f, 0) }'",
+        "perl -ne 'chomp; print \"$_\\n\" if -f'",
+        "perl -MFile::Find -e 'find(sub { print \"$File::Find::name\\n\" }, \"/var/log\")'",
+        "ruby -rfind -e 'Find.find(\"lib\") { |f| puts f if f.end_with?(\".rb\") }'",
+        "perl -e 'for (glob(\"*.orig\")) { unlink }'",
     ]);
 }
 

@@ -149,6 +149,16 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
             _ => None,
         })
         .collect();
+    // File::Find / Find.find walk every file under the directories they are given
+    for c in calls.iter().filter(|c| flows::walks_tree(c, language)) {
+        for v in &c.args {
+            if let Val::Str(d) = v
+                && !d.is_empty()
+            {
+                globs.push(format!("{}/**", d.trim_end_matches('/')));
+            }
+        }
+    }
     for l in flows::loop_lists(code, language) {
         if !globs.contains(&l) {
             globs.push(l);

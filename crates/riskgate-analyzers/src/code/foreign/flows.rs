@@ -379,6 +379,25 @@ pub(super) fn loop_lists(code: &str, lang: Language) -> Vec<String> {
     out
 }
 
+/// A call that runs its block on every file under the directories it is given: Perl's
+/// `find(sub { … }, DIR)` / `finddepth` (File::Find, a `sub` or `wanted` first), Ruby's
+/// `Find.find(DIR) { |f| … }`.
+pub(super) fn walks_tree(c: &FCall, lang: Language) -> bool {
+    match lang {
+        Language::Perl => {
+            matches!(
+                c.name.as_str(),
+                "find" | "finddepth" | "File::Find::find" | "File::Find::finddepth"
+            ) && c
+                .raw
+                .split_once('(')
+                .is_some_and(|(_, r)| r.trim_start().starts_with("sub") || r.contains("wanted"))
+        }
+        Language::Ruby => c.name == "Find.find",
+        _ => false,
+    }
+}
+
 /// The values of a list when all are literals.
 fn literals(inner: &str, lang: Language) -> Vec<String> {
     let vals = split_args(inner, lang);

@@ -114,7 +114,19 @@ pub(super) fn scan(code: &str, lang: Language) -> Vec<FCall> {
                     i = end;
                     continue;
                 }
-                let (args, end) = call_args(code, j, lang);
+                let (mut args, end) = call_args(code, j, lang);
+                // Perl's `unlink`, `rmdir`, `truncate`-less defaults: with no argument they act
+                // on `$_` (`perl -ne 'chomp; unlink'` deletes each line read)
+                if args.is_none()
+                    && lang == Language::Perl
+                    && matches!(name.as_str(), "unlink" | "rmdir" | "CORE::unlink")
+                    && code
+                        .get(j..)
+                        .map(|r| r.trim_start_matches([' ', '\t']))
+                        .is_some_and(|r| r.is_empty() || r.starts_with([';', '}', '\n']))
+                {
+                    args = Some(vec![Val::Other("$_".into())]);
+                }
                 if let Some(args) = args {
                     out.push(FCall {
                         name: name.replace("::", if lang == Language::Perl { "::" } else { "." }),

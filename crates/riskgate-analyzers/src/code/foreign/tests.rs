@@ -165,6 +165,24 @@ fn loops_over_globs_and_lists_act_on_each_path() {
         ),
         ["truncate -s 0 -- /home/*/.bash_history"]
     );
+    // File::Find and Find.find walk every file under their directories
+    assert_eq!(
+        cmds(
+            "use File::Find; find(sub { truncate($_, 0) if -f }, \"/var/log\");",
+            Language::Perl
+        ),
+        ["truncate -s 0 -- /var/log/**"]
+    );
+    assert_eq!(
+        cmds("Find.find(\"/srv\") { |f| File.delete(f) }", Language::Ruby),
+        ["rm -f -- /srv/**"]
+    );
+    // Perl's `unlink` with no argument deletes `$_`
+    assert_eq!(
+        cmds("unlink for glob \"/tmp/x/*\"", Language::Perl),
+        ["rm -f -- /tmp/x/*"]
+    );
+    assert_eq!(cmds("chomp; unlink", Language::Perl), ["rm -f -- $ARG"]);
     // without a loop, an unknown path stays unknown
     assert_eq!(
         cmds("truncate($f, 0)", Language::Perl),
