@@ -479,10 +479,12 @@ pub(super) fn bulk_deletes(code: &str) -> Vec<String> {
             let head = before(code, k);
             let head = head.strip_suffix(".all").unwrap_or(head);
             let start = head
-                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
-                .map(|i| i + 1)
+                .char_indices()
+                .rev()
+                .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == ':'))
+                .map(|(i, c)| i + c.len_utf8())
                 .unwrap_or(0);
-            let model = &head[start..];
+            let model = head.get(start..).unwrap_or("");
             let model = model.rsplit("::").next().unwrap_or(model);
             if !model.starts_with(|c: char| c.is_ascii_uppercase()) || model == "ENV" {
                 continue;
@@ -568,6 +570,9 @@ mod tests {
             ),
             ["DELETE FROM users", "DELETE FROM order_items"]
         );
+        // text before the model that is not ASCII
+        assert_eq!(bulk_deletes("→User.delete_all"), ["DELETE FROM users"]);
+        assert!(bulk_deletes("é.delete_all").is_empty());
         assert_eq!(
             s3_deletes("s3.bucket(\"b\").objects.batch_delete!"),
             ["aws s3 rm s3://b --recursive"]

@@ -324,3 +324,80 @@ fn database_handles_and_sdk_bulk_deletes() {
         ["aws s3 rm s3://b1 --recursive"]
     );
 }
+
+/// Snippets stitched from the forms the translation reads (cut anywhere, with non-ASCII text
+/// between them) never panic, in any of the three languages.
+#[test]
+fn stitched_fragments_never_panic() {
+    const PARTS: [&str; 52] = [
+        "for (",
+        "foreach my $f (",
+        "glob(",
+        "\"/a/*\"",
+        "'é→'",
+        "unlink",
+        ";",
+        "}",
+        "{",
+        "map {",
+        "chr",
+        "join \"\",",
+        "scalar reverse ",
+        "qq{",
+        "%q(",
+        "%(",
+        "[",
+        "]",
+        ".pack(\"c*\")",
+        ".map(&:chr).join",
+        "].each",
+        "|f|",
+        "File.truncate(",
+        ":KILL",
+        "Process.kill(",
+        "→",
+        "é",
+        ",",
+        ")",
+        "(",
+        "'",
+        "\"",
+        "114",
+        ".bucket(",
+        ".delete_all",
+        "stdin_data: ",
+        "Kernel.send(",
+        "getstore(",
+        "\"http://x/a\"",
+        "IO::Socket::INET->new(",
+        "PeerAddr => ",
+        "print $s ",
+        "$s = ",
+        "Net::HTTP.post(",
+        "URI(",
+        "File.read(",
+        "find(sub {",
+        "Find.find(",
+        ".delete(",
+        "\n",
+        "\\",
+        "truncate ",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..3_000 {
+        let n = (next() % 24) as usize;
+        let code: String = (0..n)
+            .map(|_| PARTS[(next() % PARTS.len() as u64) as usize])
+            .collect();
+        for lang in [Language::Perl, Language::Ruby, Language::Php] {
+            let mut a = Analysis::new("", Language::Python);
+            extract(&mut a, &code, lang);
+        }
+    }
+}
