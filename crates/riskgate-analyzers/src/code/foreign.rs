@@ -443,12 +443,15 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
         });
     }
     if language == Language::Ruby {
-        for text in flows::s3_deletes(code) {
+        for text in flows::s3_deletes(code)
+            .into_iter()
+            .chain(flows::pathname_deletes(code))
+        {
             out.push(EmbeddedCommand {
                 argv: None,
                 text,
                 dynamic: false,
-                via: "ruby aws-sdk".into(),
+                via: "ruby aws-sdk or Pathname".into(),
                 span: Span::new(0, code.len()),
                 line: 1,
             });

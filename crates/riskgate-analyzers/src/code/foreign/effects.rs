@@ -70,7 +70,7 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
                 path_arg: 0,
                 append: false,
             },
-            "File.open" => Effect::Open,
+            "File.open" | "File.new" => Effect::Open,
             "File.read" | "IO.read" | "File.binread" | "IO.binread" | "File.readlines"
             | "IO.readlines" | "File.foreach" | "IO.foreach" => Effect::Read,
             "File.chmod" | "FileUtils.chmod" | "FileUtils.chmod_R" => {

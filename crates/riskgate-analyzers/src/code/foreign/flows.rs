@@ -517,6 +517,41 @@ fn table_of(model: &str) -> String {
     if t.ends_with('s') { t } else { format!("{t}s") }
 }
 
+/// Ruby's `Pathname` deletions: `Pathname.new(P).rmtree` → `rm -rf -- P`,
+/// `Pathname(P).delete` / `.unlink` → `rm -f -- P` (a directory: `rmdir`, as `rm -f` fails).
+pub(super) fn pathname_deletes(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for head in ["Pathname.new(", "Pathname("] {
+        for (k, _) in code.match_indices(head).take(MAX_SITES) {
+            if head == "Pathname(" && code[..k].ends_with('.') {
+                continue;
+            }
+            let open = k + head.len() - 1;
+            let Some((inner, end)) = delimited(code, open) else {
+                continue;
+            };
+            let p = match split_args(&inner, Language::Ruby).into_iter().next() {
+                Some(Val::Str(p)) => p,
+                Some(_) => "$ARG".to_string(),
+                None => continue,
+            };
+            let stmt = statement_at(code, end);
+            let flag = if stmt.starts_with(".rmtree") {
+                "-rf"
+            } else if stmt.starts_with(".delete") || stmt.starts_with(".unlink") {
+                "-f"
+            } else {
+                continue;
+            };
+            out.push(format!("rm {flag} -- {}", join_argv(&[p])));
+            if out.len() >= 100 {
+                return out;
+            }
+        }
+    }
+    out
+}
+
 /// S3 buckets emptied or deleted through the AWS SDK for Ruby: `….bucket("b").objects
 /// .batch_delete!` → `aws s3 rm s3://b --recursive`, `….bucket("b").delete!` →
 /// `aws s3 rb s3://b --force`.

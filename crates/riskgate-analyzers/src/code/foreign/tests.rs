@@ -323,6 +323,19 @@ fn database_handles_and_sdk_bulk_deletes() {
         ),
         ["aws s3 rm s3://b1 --recursive"]
     );
+    assert_eq!(
+        cmds("Pathname.new(Dir.home).rmtree", Language::Ruby),
+        ["rm -rf -- ~"]
+    );
+    assert_eq!(
+        cmds("Pathname(\"/etc/hosts\").delete", Language::Ruby),
+        ["rm -f -- /etc/hosts"]
+    );
+    assert!(cmds("puts Pathname.new(\"/etc\").children", Language::Ruby).is_empty());
+    assert_eq!(
+        cmds("File.new(\"/etc/hosts\", \"w\")", Language::Ruby),
+        [": > /etc/hosts"]
+    );
 }
 
 /// Snippets stitched from the forms the translation reads (cut anywhere, with non-ASCII text
