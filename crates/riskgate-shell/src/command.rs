@@ -309,7 +309,11 @@ impl Norm<'_> {
                     decoded: false,
                 });
             }
-            if !feed.subst {
+            // the text is still read when its program is written out: what a substitution
+            // gives stays an unknown word (`eval "sudo userdel -rf $(whoami)"` runs `userdel
+            // -rf` on something); a text that is all run-time output (`eval "$(ssh-agent
+            // -s)"`) is the dynamic eval above
+            if !feed.subst || !text.trim_start().starts_with(['$', '`']) {
                 let _ = self.parse_text(&text, &inner);
             }
             return Some(Range {
@@ -350,6 +354,13 @@ impl Norm<'_> {
         }
         crate::globs::expand(&mut args);
         let idx = self.commands.len();
+        let mut fed = p.stdin_feed;
+        for w in p.argv.iter().skip(1) {
+            fed.merge(w.feed);
+        }
+        if (fed.downloader.is_some() || fed.decoder.is_some()) && self.arg_feed.len() < 4096 {
+            self.arg_feed.push((idx, fed));
+        }
         self.commands.push(SimpleCommand {
             program,
             program_dynamic,
@@ -515,6 +526,27 @@ impl Norm<'_> {
                 crate::Shell::Cmd => self.cmd_text(&e.text, &f),
                 crate::Shell::Bash => self.parse_text(&e.text, &f),
             };
+            // awk running a command built from the fields of each input line (`ps aux | awk
+            // '{system("kill -9 " $2)}'`): that command runs once per entry of the listing
+            if matches!(program.as_str(), "awk" | "gawk" | "mawk" | "nawk")
+                && e.text.contains("$ARG")
+                && let Some(l) = &p.listing
+            {
+                // a pattern before the action (`$11 == "python x.py" { … }`) or a test in it
+                // selects the lines: not every entry
+                let mut l = l.clone();
+                if let Some(sel) = crate::embedded::awk::selection(
+                    &raw.iter().map(|w| w.text.as_str()).collect::<Vec<_>>(),
+                ) {
+                    l.every = false;
+                    l.filter = Some(sel);
+                }
+                for c in self.commands.iter_mut().skip(start) {
+                    if c.iterates.is_none() {
+                        c.iterates = Some(l.clone());
+                    }
+                }
+            }
             if e.decoded && r.is_none() {
                 // `powershell -EncodedCommand …` that does not decode into commands: what runs
                 // is hidden from a reader. One that does is rated by what it decodes to (its

@@ -195,6 +195,12 @@ pub(crate) struct Norm<'s> {
     pub script: crate::script::State,
     /// What PowerShell and cmd.exe text defined so far (variables, aliases, functions).
     pub ps: crate::windows::PsState,
+    /// Commands whose arguments or input carry downloaded or decoded text (`echo "$payload"`
+    /// after `payload=$(curl …)`): (command index, what fed them).
+    pub arg_feed: Vec<(usize, Feed)>,
+    /// Per branch being walked (innermost last): the variables it set, with their values
+    /// before it.
+    pub branches: Vec<Vec<(String, Option<Option<String>>)>>,
 }
 
 impl<'s> Norm<'s> {
@@ -235,6 +241,8 @@ impl<'s> Norm<'s> {
             scripts: Vec::new(),
             script: crate::script::State::default(),
             ps: crate::windows::PsState::default(),
+            arg_feed: Vec::new(),
+            branches: Vec::new(),
         }
     }
 
@@ -356,6 +364,36 @@ impl<'s> Norm<'s> {
         true
     }
 
+    /// Start walking text that may not run (the right side of `&&`/`||`, an `if` or `case`
+    /// branch, a loop body).
+    pub(crate) fn begin_branch(&mut self) {
+        self.branches.push(Vec::new());
+    }
+
+    /// End such text: a variable it changed from one known value to another may hold either
+    /// afterwards, so it is no longer known (`X=/etc; [ "$1" = y ] && X=/tmp/a; rm -rf $X` may
+    /// delete `/etc`). One the branch set where it had no known value keeps what the branch
+    /// gave it (`[ -n "$1" ] && D=/; rm -rf "$D"`, `true && x=rm; $x -rf /`): the other
+    /// possibility is an empty or unknown value, which tells less.
+    pub(crate) fn end_branch(&mut self) {
+        let Some(changed) = self.branches.pop() else {
+            return;
+        };
+        for (name, before) in changed {
+            let now = self.env.get(&name).cloned();
+            if matches!(before, Some(Some(_))) && now != before {
+                self.env.insert(name.clone(), None);
+                self.script.var_shape.remove(&name);
+            }
+            // the enclosing branch saw the value before this one
+            if let Some(top) = self.branches.last_mut()
+                && !top.iter().any(|(n, _)| *n == name)
+            {
+                top.push((name, before));
+            }
+        }
+    }
+
     pub(crate) fn signal(&mut self, s: Signal) {
         if !self.signals.contains(&s) {
             self.signals.push(s);
@@ -365,6 +403,13 @@ impl<'s> Norm<'s> {
     /// Set a variable, bounding its size.
     pub(crate) fn set_var(&mut self, name: &str, value: Option<String>) {
         let value = value.filter(|v| v.len() <= MAX_VAR_LEN);
+        // inside a branch that may not run: remember the value before it (see `end_branch`)
+        if let Some(top) = self.branches.last_mut()
+            && !top.iter().any(|(n, _)| n == name)
+            && top.len() < 4096
+        {
+            top.push((name.to_string(), self.env.get(name).cloned()));
+        }
         self.script.var_shape.remove(name);
         if self.env.len() < 4096 || self.env.contains_key(name) {
             self.env.insert(name.to_string(), value);

@@ -9,7 +9,7 @@
 use crate::Shell;
 use crate::model::Word;
 
-mod awk;
+pub(crate) mod awk;
 mod gitcfg;
 mod jvm;
 mod langs;

@@ -52,6 +52,15 @@ fn is_listing(c: &SimpleCommand) -> bool {
     let p1 = positional(c, 1).unwrap_or("");
     match c.program.as_str() {
         "ps" | "pgrep" | "pidof" | "ls" | "find" | "lsblk" | "who" | "users" => true,
+        // the sockets' owning processes (`ss -ltnp`, `netstat -tlnp`): every network daemon
+        "ss" | "netstat" => c.raw_argv.iter().skip(1).any(|w| {
+            w.text == "--processes"
+                || w.text == "--program"
+                || (w.text.starts_with('-') && !w.text.starts_with("--") && w.text.contains('p'))
+        }),
+        // the accounts (`getent passwd`, `awk -F: … /etc/passwd`, `cut -d: -f6 /etc/passwd`)
+        "getent" => matches!(p0, "passwd" | "group" | "shadow"),
+        "awk" | "gawk" | "mawk" | "cut" | "cat" => account_file(c),
         "lsof" => c.raw_argv.iter().any(|w| w.text == "-t"),
         "docker" | "podman" | "nerdctl" => {
             matches!(p0, "ps" | "images")
@@ -73,6 +82,47 @@ fn is_listing(c: &SimpleCommand) -> bool {
         "virsh" => p0 == "list",
         _ => store_listing(c).is_some(),
     }
+}
+
+/// Whether `c` reads the system's account database (`/etc/passwd`, `/etc/shadow`,
+/// `/etc/group`) as an operand.
+fn account_file(c: &SimpleCommand) -> bool {
+    c.raw_argv.iter().skip(1).any(|w| {
+        matches!(
+            w.text.as_str(),
+            "/etc/passwd" | "/etc/shadow" | "/etc/group"
+        )
+    })
+}
+
+/// The home directories an account listing yields: `$6` printed by awk or field 6 cut from
+/// `passwd` entries, anywhere in the pipeline (`getent passwd | cut -d: -f6`). Each is a user's
+/// home: `/home/*` stands for them.
+fn home_entries(cmds: &[SimpleCommand]) -> Option<String> {
+    let passwd = cmds.iter().any(|c| {
+        (c.program == "getent" && positional(c, 0) == Some("passwd"))
+            || c.raw_argv.iter().skip(1).any(|w| w.text == "/etc/passwd")
+    });
+    let home =
+        cmds.iter().any(|c| match c.program.as_str() {
+            "awk" | "gawk" | "mawk" => c.raw_argv.iter().skip(1).any(|w| {
+                w.text.contains("print") && w.text.contains("$6") && !w.text.contains("$60")
+            }),
+            "cut" => {
+                c.raw_argv.iter().skip(1).any(|w| {
+                    let f = w
+                        .text
+                        .strip_prefix("-f")
+                        .or_else(|| w.text.strip_prefix("--fields="));
+                    f.is_some_and(|f| f.split(',').any(|x| x == "6"))
+                }) || c
+                    .raw_argv
+                    .windows(2)
+                    .any(|w| w[0].text == "-f" && w[1].text.split(',').any(|x| x == "6"))
+            }
+            _ => false,
+        });
+    (passwd && home).then(|| "/home/*".to_string())
 }
 
 /// A listing of the keys or objects of a key-value or object store, with the pattern or
@@ -246,7 +296,10 @@ pub(crate) fn listing_of(cmds: &[SimpleCommand], cwd: Option<&str>) -> Option<Li
         }
         _ => None,
     };
-    let entries = path.as_deref().map(|dir| entries_glob(c, dir));
+    let entries = path
+        .as_deref()
+        .map(|dir| entries_glob(c, dir))
+        .or_else(|| home_entries(cmds));
     // what selects the entries: pgrep's pattern, the patterns of the greps after the listing
     let mut selection: Vec<&str> = Vec::new();
     if matches!(c.program.as_str(), "pgrep" | "pidof") {
@@ -403,7 +456,19 @@ impl Norm<'_> {
             .as_ref()
             .and_then(|l| l.entries.clone())
             .filter(|_| n == 1 && text.is_none());
+        // account entries split into fields (`print $1":"$6` | `IFS=: read -r u h`): the
+        // home directory is the last field
+        let homes = listing
+            .as_ref()
+            .and_then(|l| l.entries.clone())
+            .filter(|e| n > 1 && text.is_none() && e == "/home/*");
         for (k, name) in names.iter().enumerate() {
+            if k + 1 == n
+                && let Some(h) = &homes
+            {
+                self.set_var(name, Some(h.clone()));
+                continue;
+            }
             if let Some(e) = &entries {
                 self.set_var(name, Some(e.clone()));
                 if let Some(l) = &listing {

@@ -365,6 +365,9 @@ fn hex_decode(h: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// Programs whose output is their arguments or input as given.
+const PRINTERS: [&str; 6] = ["echo", "printf", "cat", "print", "tee", "base64"];
+
 impl Norm<'_> {
     /// Downloaders and decoders among the commands recorded since `start`.
     pub(crate) fn feed_since(&self, start: usize) -> Feed {
@@ -453,11 +456,24 @@ impl Norm<'_> {
                         // Output of a command run on another host (`ssh h cat f | sh`) is
                         // received too.
                         let received = c.remote.is_some() && c.remote != here;
+                        // a printer of text a variable or here-string got from a download or a
+                        // decoder (`echo "$payload" | sh` after `payload=$(curl … | base64 -d)`)
+                        let fed = PRINTERS
+                            .contains(&c.program.as_str())
+                            .then(|| self.arg_feed.iter().find(|(k, _)| *k == i).map(|(_, f)| *f))
+                            .flatten()
+                            .unwrap_or_default();
                         if downloader.is_none() && (is_downloader(c) || received) {
                             downloader = Some(i);
                         }
+                        if downloader.is_none() && fed.downloader.is_some() {
+                            downloader = fed.downloader;
+                        }
                         if decoder.is_none() && is_decoder(c) {
                             decoder = Some(i);
+                        }
+                        if decoder.is_none() && fed.decoder.is_some() {
+                            decoder = fed.decoder;
                         }
                     }
                 }

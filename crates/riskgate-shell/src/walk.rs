@@ -107,9 +107,15 @@ impl Norm<'_> {
         for item in &list.0 {
             let ao = &item.0;
             r = join(r, self.walk_pipeline(&ao.first, frame, lvl + 1));
+            if !ao.additional.is_empty() {
+                self.begin_branch();
+            }
             for next in &ao.additional {
                 let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
                 r = join(r, self.walk_pipeline(p, frame, lvl + 1));
+            }
+            if !ao.additional.is_empty() {
+                self.end_branch();
             }
         }
         r
@@ -426,7 +432,13 @@ impl Norm<'_> {
                 // Literal values and globs: a glob value stands for every file it matches
                 // (`for d in /dev/sd[b-z]; do dd of="$d"` writes every such device).
                 let literal = values.iter().all(|v| !v.w.dynamic);
-                if literal && !values.is_empty() && values.len() <= MAX_FOR_VALUES {
+                // the body runs once per value: surely for literal values, maybe not at all
+                // for a listing's
+                let sure = literal && !values.is_empty() && values.len() <= MAX_FOR_VALUES;
+                if !sure {
+                    self.begin_branch();
+                }
+                let r = if sure {
                     let mut r = None;
                     for v in &values {
                         self.set_var(&f.variable_name, Some(v.w.text.clone()));
@@ -437,21 +449,28 @@ impl Norm<'_> {
                     // `for f in $(find /srv -name '*.bak')`: each entry of the listing
                     self.set_var(&f.variable_name, entries);
                     self.walk_list(&f.body.list, frame, lvl + 1)
+                };
+                if !sure {
+                    self.end_branch();
                 }
+                r
             }
             C::CaseClause(c) => {
                 let span = self.span_or(frame, &c.loc);
                 let _ = self.expand_one(&c.value.value, frame, span);
                 let mut r = None;
+                self.begin_branch();
                 for item in &c.cases {
                     if let Some(list) = &item.cmd {
                         r = join(r, self.walk_list(list, frame, lvl + 1));
                     }
                 }
+                self.end_branch();
                 r
             }
             C::IfClause(i) => {
                 let mut r = self.walk_list(&i.condition, frame, lvl + 1);
+                self.begin_branch();
                 r = join(r, self.walk_list(&i.then, frame, lvl + 1));
                 for e in i.elses.iter().flatten() {
                     if let Some(c) = &e.condition {
@@ -459,11 +478,15 @@ impl Norm<'_> {
                     }
                     r = join(r, self.walk_list(&e.body, frame, lvl + 1));
                 }
+                self.end_branch();
                 r
             }
             C::WhileClause(w) | C::UntilClause(w) => {
                 let r = self.walk_list(&w.0, frame, lvl + 1);
-                join(r, self.walk_list(&w.1.list, frame, lvl + 1))
+                self.begin_branch();
+                let r = join(r, self.walk_list(&w.1.list, frame, lvl + 1));
+                self.end_branch();
+                r
             }
             C::Coprocess(c) => self.walk_command(&c.body, frame, lvl + 1),
         }
@@ -570,10 +593,12 @@ impl Norm<'_> {
                 }
             }
         }
+        // xargs and parallel run a command per entry; awk's `system(…)` and pipes run per
+        // input line (`ps aux | awk '{system("kill " $2)}'`)
         let runs_each = p.argv.iter().take(4).any(|w| {
             matches!(
                 crate::canon::program_name(w.text()).as_str(),
-                "xargs" | "parallel"
+                "xargs" | "parallel" | "awk" | "gawk" | "mawk" | "nawk"
             )
         });
         p.listing = listing

@@ -261,6 +261,33 @@ fn listed_system_path(l: &Listing) -> bool {
         && !p.starts_with("/dev/shm")
 }
 
+/// A listing of the system's accounts (`getent passwd`, `awk -F: … /etc/passwd`).
+fn account_listing(l: &Listing) -> bool {
+    l.program == "getent" || l.command.contains("/etc/passwd") || l.command.contains("/etc/shadow")
+}
+
+/// A command that ends, locks or removes one account's sessions, processes or login.
+fn acts_on_account(c: &SimpleCommand) -> bool {
+    let p0 = pos(c, 0);
+    let raw: Vec<&str> = raw(c).collect();
+    match c.program.as_str() {
+        "loginctl" => matches!(
+            p0,
+            "kill-user" | "terminate-user" | "kill-session" | "terminate-session"
+        ),
+        "pkill" | "killall" | "skill" => raw.iter().any(|t| t.starts_with("-u") || *t == "--user"),
+        "userdel" | "deluser" => true,
+        "passwd" => raw
+            .iter()
+            .any(|t| matches!(*t, "-l" | "--lock" | "-d" | "--delete" | "-e" | "--expire")),
+        "usermod" => raw
+            .iter()
+            .any(|t| matches!(*t, "-L" | "--lock" | "-s" | "--shell")),
+        "chage" => raw.iter().any(|t| t.starts_with("-E")),
+        _ => false,
+    }
+}
+
 pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
@@ -268,7 +295,17 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
         let Some(l) = &c.iterates else {
             continue;
         };
-        let (id, level, score, msg) = if is_kill(c) {
+        let (id, level, score, msg) = if account_listing(l) && acts_on_account(c) {
+            (
+                "flow.every-account",
+                RiskLevel::High,
+                76,
+                format!(
+                    "Runs `{}` once for every account `{}` lists: every user's sessions, processes or login",
+                    c.program, l.command
+                ),
+            )
+        } else if is_kill(c) {
             // `lsof -t -i :3000 | xargs kill`: whatever holds one port — a daemon's port
             // (`:22`, `:5432`) names the daemon.
             let daemon = crate::effects::daemon_of_listing(&l.command);

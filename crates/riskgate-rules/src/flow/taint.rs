@@ -128,6 +128,22 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
             findings.push(flow_finding(parsed, t, c, host));
             continue;
         }
+        // a secret variable handed to a sender's input as a here-string (`curl -d @- URL <<<
+        // "$AWS_SECRET_ACCESS_KEY"`)
+        if data.is_none()
+            && matches!(c.stdin, Some(StdinSource::Heredoc))
+            && let Some((dest, true)) = sink(c)
+            && let Some(name) = here_string_secret(parsed, c)
+        {
+            let t = Taint {
+                data: Data::Secret,
+                from: i,
+                what: format!("${name}"),
+                renamed: false,
+            };
+            findings.push(flow_finding(parsed, &t, c, &dest));
+            continue;
+        }
         if let Some(t) = &data
             && let Some((dest, reads_stdin)) = sink(c)
         {
@@ -137,7 +153,22 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
                 || reads_file(c, &files).is_some()
                 || reads_var(c, &vars).is_some()
                 || pending.is_some();
-            if by_name || (from_pipe.is_some() && reads_stdin) {
+            // `wget --post-data="$(cat)"`: a substitution that reads the sender's own input
+            let stdin_word = parsed
+                .source
+                .get(c.span.start..c.span.end)
+                .is_some_and(|t| {
+                    [
+                        "$(cat)",
+                        "$(cat -)",
+                        "`cat`",
+                        "$(</dev/stdin)",
+                        "$(cat /dev/stdin)",
+                    ]
+                    .iter()
+                    .any(|k| t.contains(k))
+                });
+            if by_name || (from_pipe.is_some() && (reads_stdin || stdin_word)) {
                 findings.push(flow_finding(parsed, t, c, &dest));
                 continue;
             }
@@ -185,6 +216,19 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
         }
     }
     findings
+}
+
+/// The secret-named variable a command's here-string (`<<< "$TOKEN"`) expands, if any.
+fn here_string_secret(parsed: &ParsedCommand, c: &SimpleCommand) -> Option<String> {
+    let text = parsed.source.get(c.span.start..c.span.end)?;
+    let (_, rest) = text.split_once("<<<")?;
+    let word = rest.trim_start().trim_start_matches(['"', '\'']);
+    let name = word
+        .strip_prefix("${")
+        .or_else(|| word.strip_prefix('$'))?
+        .split(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
+        .next()?;
+    riskgate_model::secrets::is_secret_name(name).then(|| name.to_string())
 }
 
 /// The variables `read`, `mapfile` or `readarray` fill (`read -r k v`, `read -a parts`,

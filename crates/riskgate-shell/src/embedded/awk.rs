@@ -150,6 +150,32 @@ pub(crate) fn commands(args: &[&str]) -> Vec<String> {
     out
 }
 
+/// What selects the input lines an awk program acts on (the argv after the program name):
+/// the pattern before its first action (`$1 == "x" { … }`, `/re/ { … }`) or an `if` in it.
+/// `NR>1` (skip a header), `BEGIN` and `END` select nothing.
+pub(crate) fn selection(argv: &[&str]) -> Option<String> {
+    let program = argv
+        .iter()
+        .skip(1)
+        .scan(false, |skip, a| {
+            let this = *skip;
+            *skip = matches!(*a, "-F" | "-v" | "-f" | "--assign" | "--field-separator");
+            Some((this, *a))
+        })
+        .find(|(skipped, a)| !skipped && !a.starts_with('-'))
+        .map(|(_, a)| a)?;
+    let (pattern, action) = program.split_once('{')?;
+    let p: String = pattern.chars().filter(|c| !c.is_whitespace()).collect();
+    let trivial = matches!(
+        p.as_str(),
+        "" | "NR>1" | "FNR>1" | "NR!=1" | "BEGIN" | "END"
+    );
+    if !trivial {
+        return Some(pattern.trim().to_string());
+    }
+    action.contains("if").then(|| action.trim().to_string())
+}
+
 fn set(vars: &mut HashMap<String, Option<String>>, k: &str, v: Option<String>) {
     match vars.get(k) {
         Some(old) if *old != v => {
