@@ -225,6 +225,14 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
         if let Some(u) = flows::http_delete(c, &vars) {
             emit(format!("curl -s -X DELETE {}", join_argv(&[u])), false);
         }
+        // what a URL serves, saved: `getstore(URL, F)`, `File.write(F, URI.open(U).read)`
+        if let Some((p, u)) = flows::download_of(c, &vars) {
+            emit(
+                format!("curl -s -o {} {}", join_argv(&[p]), join_argv(&[u])),
+                false,
+            );
+            continue;
+        }
         let name = c.name.as_str();
         match effect(name, language) {
             Effect::Shell => {
@@ -355,14 +363,6 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                 }
             }
             Effect::Write { path_arg, append } => {
-                // what a URL serves, saved: `File.write(F, URI.open(U).read)`
-                if let Some((p, u)) = flows::download_of(c, &vars) {
-                    emit(
-                        format!("curl -s -o {} {}", join_argv(&[p]), join_argv(&[u])),
-                        false,
-                    );
-                    continue;
-                }
                 let Some(path) = walked(c.args.get(path_arg)).into_iter().next() else {
                     continue;
                 };
@@ -420,15 +420,17 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                 }
                 None => {}
             },
-            Effect::None => {
-                // `getstore(URL, F)`, `copy(URL, F)`: a download
-                if let Some((p, u)) = flows::download_of(c, &vars) {
-                    emit(
-                        format!("curl -s -o {} {}", join_argv(&[p]), join_argv(&[u])),
-                        false,
-                    );
+            Effect::Paths(prog) => {
+                let t: Vec<String> = c
+                    .args
+                    .iter()
+                    .map(|v| walked(Some(v)).into_iter().next().unwrap_or_default())
+                    .collect();
+                if t.len() >= 2 && t.iter().all(|w| !w.is_empty()) {
+                    emit(format!("{prog} -- {}", join_argv(&t)), false);
                 }
             }
+            Effect::None => {}
         }
     }
     // files read outside the project, or the environment, then sent

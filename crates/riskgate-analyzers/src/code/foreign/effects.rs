@@ -26,6 +26,9 @@ pub(super) enum Effect {
     },
     /// Cuts the file its first argument names to the length its second gives.
     Truncate,
+    /// Moves, copies or links its first path to its second: the command that does it
+    /// (`mv`, `cp`, `cp -r`, `ln -s`, `ln`).
+    Paths(&'static str),
     Eval,
     None,
 }
@@ -45,6 +48,10 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
             "open" | "sysopen" => Effect::Open,
             "chmod" => Effect::Chmod { mode_first: true },
             "truncate" => Effect::Truncate,
+            "rename" | "move" | "File::Copy::move" => Effect::Paths("mv"),
+            "copy" | "File::Copy::copy" => Effect::Paths("cp"),
+            "symlink" => Effect::Paths("ln -s"),
+            "link" => Effect::Paths("ln"),
             "eval" => Effect::Eval,
             _ => Effect::None,
         },
@@ -77,6 +84,14 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
                 Effect::Chmod { mode_first: true }
             }
             "File.truncate" => Effect::Truncate,
+            "File.rename" | "FileUtils.mv" | "FileUtils.move" => Effect::Paths("mv"),
+            "FileUtils.cp" | "FileUtils.copy" | "FileUtils.copy_file" | "FileUtils.install" => {
+                Effect::Paths("cp")
+            }
+            "FileUtils.cp_r" | "FileUtils.copy_entry" => Effect::Paths("cp -r"),
+            "File.symlink" | "FileUtils.ln_s" => Effect::Paths("ln -s"),
+            "FileUtils.ln_sf" => Effect::Paths("ln -sf"),
+            "File.link" | "FileUtils.ln" => Effect::Paths("ln"),
             "eval" | "instance_eval" | "class_eval" | "Kernel.eval" => Effect::Eval,
             _ => Effect::None,
         },
@@ -95,6 +110,10 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
                 Effect::Read
             }
             "chmod" => Effect::Chmod { mode_first: false },
+            "rename" => Effect::Paths("mv"),
+            "copy" => Effect::Paths("cp"),
+            "symlink" => Effect::Paths("ln -s"),
+            "link" => Effect::Paths("ln"),
             "eval" | "assert" | "create_function" => Effect::Eval,
             _ => Effect::None,
         },

@@ -332,6 +332,27 @@ fn database_handles_and_sdk_bulk_deletes() {
         ["rm -f -- /etc/hosts"]
     );
     assert!(cmds("puts Pathname.new(\"/etc\").children", Language::Ruby).is_empty());
+    // moves, copies and links are the commands that do them
+    assert_eq!(
+        cmds(
+            "use File::Copy; move(\"/etc/passwd\", \"/tmp/p\")",
+            Language::Perl
+        ),
+        ["mv -- /etc/passwd /tmp/p"]
+    );
+    assert_eq!(
+        cmds("FileUtils.cp_r(\"src\", \"/srv/app\")", Language::Ruby),
+        ["cp -r -- src /srv/app"]
+    );
+    assert_eq!(
+        cmds("symlink('/tmp/x', '/etc/cron.d/x');", Language::Php),
+        ["ln -s -- /tmp/x /etc/cron.d/x"]
+    );
+    // PHP's copy of a URL is a download, not a copy
+    assert_eq!(
+        cmds("copy('http://h.example/a', '/tmp/a');", Language::Php),
+        ["curl -s -o /tmp/a http://h.example/a"]
+    );
     assert_eq!(
         cmds("File.new(\"/etc/hosts\", \"w\")", Language::Ruby),
         [": > /etc/hosts"]
