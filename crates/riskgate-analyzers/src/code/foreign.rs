@@ -240,15 +240,28 @@ fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
                 if request {
                     a.dynamic_code.push(pseudo_call(c, language));
                 }
-                let mut args: Vec<Val> = c.args.iter().filter_map(&resolved).collect();
-                // an argv given as a list: `IO.popen(["sh", "-c", "…"])`
-                if let [v] = args.as_slice()
-                    && let Some(items) = flows::list_argv(v, language)
+                // IPC::Open2/3 take their handles first
+                let handles = match name.rsplit(':').next() {
+                    Some("open3") => 3,
+                    Some("open2") => 2,
+                    _ => 0,
+                };
+                let mut args: Vec<Val> =
+                    c.args.iter().skip(handles).filter_map(&resolved).collect();
+                // an argv given as a list: `IO.popen(["sh", "-c", "…"])`, `run3([…], \undef,
+                // \$out)` (Perl's further arguments are the streams, not words)
+                if let Some(items) = args.first().and_then(|v| flows::list_argv(v, language))
+                    && (args.len() == 1 || language == Language::Perl)
                 {
                     args = items.iter().filter_map(&resolved).collect();
                 }
+                // `Open3.pipeline(A, B)` runs `A | B`
+                let piped = name.starts_with("Open3.pipeline")
+                    && args.len() > 1
+                    && args.iter().all(|v| matches!(v, Val::Str(_)));
                 let text = match args.as_slice() {
                     [] => continue,
+                    many if piped => many.iter().map(Val::word).collect::<Vec<_>>().join(" | "),
                     [Val::Str(s)] | [Val::Cmd(s)] => s.clone(),
                     [Val::Other(t)] => match vars::resolve(t, &vars) {
                         Some(vars::VarVal::Remote(u)) => {

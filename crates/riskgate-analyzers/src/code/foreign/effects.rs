@@ -39,6 +39,23 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
     match lang {
         Language::Perl => match name.trim_start_matches("CORE::") {
             "system" | "exec" | "qx" | "readpipe" | "`" => Effect::Shell,
+            // IPC::System::Simple, IPC::Run, IPC::Run3, IPC::Open2/3 (after their handles)
+            "systemx"
+            | "capturex"
+            | "IPC::System::Simple::system"
+            | "IPC::System::Simple::systemx"
+            | "IPC::System::Simple::capture"
+            | "IPC::System::Simple::capturex"
+            | "IPC::System::Simple::run"
+            | "IPC::System::Simple::runx"
+            | "run3"
+            | "IPC::Run3::run3"
+            | "IPC::Run::run"
+            | "IPC::Run::start"
+            | "open2"
+            | "open3"
+            | "IPC::Open2::open2"
+            | "IPC::Open3::open3" => Effect::Shell,
             "unlink" => Effect::Delete { recursive: false },
             "rmtree" | "remove_tree" | "File::Path::rmtree" | "File::Path::remove_tree" => {
                 Effect::Delete { recursive: true }
@@ -59,6 +76,14 @@ pub(super) fn effect(name: &str, lang: Language) -> Effect {
             "system" | "exec" | "spawn" | "Kernel.system" | "Kernel.exec" | "Kernel.spawn"
             | "IO.popen" | "Open3.capture2" | "Open3.capture2e" | "Open3.capture3"
             | "Open3.popen3" | "Open3.popen2" | "PTY.spawn" | "%x" | "`" => Effect::Shell,
+            "Process.spawn"
+            | "Process.exec"
+            | "Open3.popen2e"
+            | "Open3.pipeline"
+            | "Open3.pipeline_r"
+            | "Open3.pipeline_w"
+            | "Open3.pipeline_rw"
+            | "Open3.pipeline_start" => Effect::Shell,
             "File.delete"
             | "File.unlink"
             | "FileUtils.rm"

@@ -242,6 +242,27 @@ fn spawns_by_argv_by_name_and_by_stdin() {
         cmds("Kernel.send(:system, \"git status\")", Language::Ruby),
         ["git status"]
     );
+    // Perl's IPC modules: handles first (open3), argv lists with streams after (run3)
+    assert_eq!(
+        cmds("open3(my $w, my $r, undef, \"ls -l /srv\")", Language::Perl),
+        ["ls -l /srv"]
+    );
+    assert_eq!(
+        cmds(
+            "run3([\"git\", \"status\"], \\undef, \\$out)",
+            Language::Perl
+        ),
+        ["git status"]
+    );
+    assert_eq!(
+        cmds("systemx(\"make\", \"test\")", Language::Perl),
+        ["make test"]
+    );
+    // Ruby's pipelines are piped
+    assert_eq!(
+        cmds("Open3.pipeline(\"ls /srv\", \"wc -l\")", Language::Ruby),
+        ["ls /srv | wc -l"]
+    );
     assert_eq!(
         cmds("Process.kill(:KILL, 1)", Language::Ruby),
         ["kill -KILL -- 1"]
