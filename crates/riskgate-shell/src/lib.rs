@@ -31,6 +31,7 @@ mod paramops;
 mod payload;
 mod progword;
 mod script;
+mod taskfiles;
 mod unwrap;
 mod walk;
 mod watchdog;

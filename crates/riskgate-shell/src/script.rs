@@ -415,6 +415,7 @@ impl Norm<'_> {
             "git" => self.follow_git(&cmd, base),
             "npm" | "pnpm" => self.follow_npm_scripts(&cmd, base),
             "make" | "gmake" => self.follow_make(&cmd, stdin_text, base),
+            "just" | "task" | "go-task" => self.follow_task_runner(&cmd, base),
             // Tcl: expect, and the plain Tcl shells whose `exec` runs commands as expect's does
             "expect" | "tclsh" | "wish" | "jimsh" => {
                 self.follow_expect(idx, &cmd, stdin_text, base)

@@ -319,6 +319,34 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
                 .filter(|w| !w.text().starts_with(":::"))
                 .cloned()
                 .collect();
+            // one job per input (`parallel ssh {} 'sudo reboot' ::: web1 db1` runs `ssh web1
+            // 'sudo reboot'` and `ssh db1 'sudo reboot'`), as lines of a script
+            if !inputs.is_empty() && inputs.len() <= MAX_PARALLEL_JOBS {
+                let mut script = XWord::lit("");
+                for (j, input) in inputs.iter().enumerate() {
+                    if j > 0 {
+                        script.w.text.push('\n');
+                    }
+                    // the command's words are shell text, joined as parallel joins them; the
+                    // input takes the place of `{}`, quoted, or is appended
+                    let arg = crate::script::quote(&input.w);
+                    let mut placed = false;
+                    let mut line: Vec<String> = Vec::new();
+                    for w in cmd {
+                        placed |= w.text().contains("{}");
+                        line.push(w.text().replace("{}", &arg));
+                        script.w.dynamic |= w.w.dynamic;
+                        script.feed.merge(w.feed);
+                    }
+                    if !placed && !cmd.iter().any(|w| w.text().contains('{')) {
+                        line.push(arg);
+                    }
+                    script.w.dynamic |= input.w.dynamic;
+                    script.feed.merge(input.feed);
+                    script.w.text.push_str(&line.join(" "));
+                }
+                return peeled(wrapper("parallel", opts), Next::Script(vec![script]));
+            }
             let mut cmd = cmd.to_vec();
             if !inputs.is_empty() {
                 if let Some(k) = cmd.iter().position(|w| w.text() == "{}") {
@@ -534,6 +562,9 @@ fn peel_su(argv: &[XWord]) -> Option<Peeled> {
     p.privileged = true;
     Some(p)
 }
+
+/// Most `parallel` jobs read one by one (more are read as one command over all inputs).
+const MAX_PARALLEL_JOBS: usize = 16;
 
 const SSH_ARG: &str = "bcDEeFIiJLlmOopQRSWwBP";
 

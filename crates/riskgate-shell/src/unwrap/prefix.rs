@@ -152,6 +152,11 @@ pub(super) static PREFIX: &[Prefix] = &[
         ],
         ..P
     },
+    // `entr [-acdnprsz] CMD…`: runs CMD each time a listed file changes
+    Prefix {
+        names: &["entr"],
+        ..P
+    },
     Prefix {
         names: &["gdb", "gdb-multiarch", "cgdb"],
         script_opt: &[
@@ -543,4 +548,19 @@ fn shell_escaped<'a>(value: &'a str, escapes: &[&str]) -> Option<&'a str> {
         .find_map(|e| v.strip_prefix(e))
         .map(str::trim_start)
         .filter(|c| !c.is_empty())
+        .or_else(|| called_system(v))
+}
+
+/// The command of a debugger's or editor's call of the C library's / Vim's `system()` with a
+/// literal (`call (int)system("rm -rf /x")`, `print system("id")`, `:call system('…')`).
+fn called_system(v: &str) -> Option<&str> {
+    let rest = ["call ", "print ", "p ", "echo ", "let _ = "]
+        .iter()
+        .find_map(|k| v.strip_prefix(k))?;
+    let at = rest.find("system(")? + "system(".len();
+    let arg = rest.get(at..)?.trim_start();
+    let q = arg.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let body = arg.get(1..)?;
+    let end = body.find(q)?;
+    body.get(..end).filter(|c| !c.trim().is_empty())
 }
