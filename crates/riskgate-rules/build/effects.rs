@@ -33,6 +33,7 @@ struct EffectsSpec {
     bulk_flags: Vec<String>,
     resource_nouns: Vec<String>,
     dry_run_programs: Vec<String>,
+    apply_flags: BTreeMap<String, Vec<String>>,
 }
 
 const KINDS: [(&str, &str); 8] = [
@@ -155,8 +156,19 @@ pub fn generate(file: &Path) -> Result<String, String> {
     );
     let _ = writeln!(
         out,
-        "pub(crate) static DRY_RUN_PROGRAMS: &[&str] = {};",
+        "pub(crate) static DRY_RUN_PROGRAMS: &[&str] = {};\n",
         strs(&sorted_unique(spec.dry_run_programs, "dry_run_programs")?)
     );
+    // a BTreeMap iterates in key order: the table is sorted for binary search
+    out.push_str("pub(crate) static APPLY_FLAGS: &[(&str, &[&str])] = &[\n");
+    for (program, flags) in &spec.apply_flags {
+        if flags.is_empty() {
+            return Err(format!(
+                "data/effects.yaml: `apply_flags` of `{program}` lists no flag"
+            ));
+        }
+        let _ = writeln!(out, "    ({program:?}, {}),", strs(flags));
+    }
+    out.push_str("];\n");
     Ok(out)
 }

@@ -12,6 +12,8 @@
 //! Only rules about data and infrastructure are scoped (tags in [`SCOPED`]); a rule about the
 //! host itself, credentials, code execution or security controls is never lowered by a name.
 
+use std::borrow::Cow;
+
 use riskgate_model::effect::{Environment, TargetClass, classify_env, classify_host};
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::SimpleCommand;
@@ -103,7 +105,7 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
         }));
     let mut loopback = false;
     let mut everything = false;
-    let mut named = Vec::new();
+    let mut named: Vec<Cow<str>> = Vec::new();
     for w in names {
         // an option's name is not a name (`--skip-preview`); its value is (`--context=prod`)
         if w.starts_with('-') && !w.contains('=') {
@@ -146,7 +148,14 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
         ) {
             continue;
         }
-        named.push(w);
+        // a Python settings module (`--settings=config.settings.test`,
+        // `DJANGO_SETTINGS_MODULE=app.settings.production`) is a dotted module path, not a
+        // host name: its last part (`test`) is no top-level domain
+        if is_settings_module(value) {
+            named.push(Cow::Owned(value.replace('.', "/")));
+            continue;
+        }
+        named.push(Cow::Borrowed(w));
     }
     // a side database of this machine's Redis (`redis-cli -n 15 FLUSHDB`, no server given:
     // redis-cli reads none from the environment); database 0 is the application's own
@@ -177,6 +186,19 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
         Environment::Unknown if is_local_compose(cmd) => Environment::Dev,
         env => env,
     }
+}
+
+/// A dotted Python module path with a `settings` part (`config.settings.test`,
+/// `settings.production`, `app.settings_ci`): identifiers joined by dots, nothing else.
+fn is_settings_module(value: &str) -> bool {
+    let parts: Vec<&str> = value.split('.').collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        && parts[..parts.len() - 1]
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case("settings"))
 }
 
 /// A compose command (`docker compose`, `docker-compose`, `podman compose`) run here, against

@@ -43,6 +43,17 @@ fn switches_off(path: &str) -> bool {
     })
 }
 
+/// Whether the body text `t` holds the field `m` (`enabled:false`) as a whole key: not a
+/// longer key that ends in it (`default_enabled:false` sets a new object's default).
+fn has_field(t: &str, m: &str) -> bool {
+    t.match_indices(m).any(|(i, _)| {
+        t[..i]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+    })
+}
+
 /// A request body that switches its object off (`disabled=true`, `{"enabled": false}`,
 /// `active=false`) or deletes what a query selects (`<delete><query>…`, `{"delete": …}`):
 /// (switches off, deletes).
@@ -90,7 +101,7 @@ fn body_says(v: &CommandView<'_>, path: &str) -> (bool, bool) {
             "active:false",
         ]
         .iter()
-        .any(|m| t.contains(m));
+        .any(|m| has_field(&t, m));
         deletes |= t.contains("<delete>") || t.starts_with("{delete:") || t.contains(",delete:{");
         // a field that says what to do or what the object becomes: `Status=closed`,
         // `{"regulationType":"DELETE_ONLY"}`, `{"action":"purge"}`, `state=terminated`

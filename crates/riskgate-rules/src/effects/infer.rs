@@ -41,6 +41,11 @@ pub(crate) fn command_effects(v: &CommandView<'_>) -> Vec<Found> {
     if scoring::is_dry_run(v) || v.cmd.program_dynamic {
         return out;
     }
+    // a program that only plans unless told to apply (`octodns-sync` without `--doit`)
+    if table::apply_flags(&v.cmd.program).is_some_and(|flags| !flags.iter().any(|f| v.has_flag(f)))
+    {
+        return out;
+    }
     redirect_effects(v, &mut out);
     let program = v.cmd.program.as_str();
     if let Some(p) = table::program(program) {

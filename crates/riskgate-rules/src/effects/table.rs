@@ -40,6 +40,16 @@ pub(crate) fn program(program: &str) -> Option<&'static ProgramEffect> {
         .map(|(_, e)| e)
 }
 
+/// The flags without which `program` only shows a plan (`octodns-sync` applies with
+/// `--doit`), if `data/effects.yaml` lists it under `apply_flags`.
+pub(crate) fn apply_flags(program: &str) -> Option<&'static [&'static str]> {
+    APPLY_FLAGS
+        .binary_search_by(|(p, _)| (*p).cmp(program))
+        .ok()
+        .and_then(|i| APPLY_FLAGS.get(i))
+        .map(|(_, f)| *f)
+}
+
 /// Whether `program` acts on local state only (its verbs are not read as intent).
 pub(crate) fn is_local(program: &str) -> bool {
     LOCAL.binary_search(&program).is_ok()

@@ -10,6 +10,8 @@ use super::{pos, raw};
 pub(super) enum Data {
     Secret,
     Dump,
+    /// A clipboard's content: sending it off is a finding, printing it is not.
+    Clipboard,
 }
 
 #[derive(Clone, Debug)]
@@ -49,6 +51,58 @@ fn env_dump(c: &SimpleCommand) -> bool {
     }
 }
 
+/// A secrets manager's export or read of values (`bw export`, `bw get password`, `chamber
+/// export`, `conjur variable get`, `gopass show`, `gcloud secrets versions access`, `az
+/// keyvault secret show`, `doppler secrets download`): its output is secret values.
+fn secret_manager_read(c: &SimpleCommand) -> bool {
+    let (p0, p1, p2) = (pos(c, 0), pos(c, 1), pos(c, 2));
+    match c.program.as_str() {
+        "bw" => {
+            p0 == "export" || (p0 == "get" && matches!(p1, "password" | "item" | "notes" | "totp"))
+        }
+        "chamber" => matches!(p0, "export" | "read" | "env"),
+        "conjur" => p0 == "variable" && matches!(p1, "get" | "value"),
+        "gopass" => matches!(p0, "show" | "cat"),
+        "pass" => p0 == "show",
+        "doppler" => p0 == "secrets" && matches!(p1, "download" | "get"),
+        "gcloud" => p0 == "secrets" && p1 == "versions" && p2 == "access",
+        "az" => p0 == "keyvault" && p1 == "secret" && matches!(p2, "show" | "download"),
+        _ => false,
+    }
+}
+
+/// A clipboard's content read out (`xsel -b`, `xclip -o`, `pbpaste`, `wl-paste`): what the user
+/// copied last, often a password or a token.
+fn clipboard_read(c: &SimpleCommand) -> bool {
+    let has = |flags: &[&str]| raw(c).any(|t| flags.contains(&t));
+    match c.program.as_str() {
+        "pbpaste" | "wl-paste" | "Get-Clipboard" | "termux-clipboard-get" => true,
+        "xclip" => has(&["-o", "-out"]),
+        // xsel outputs the selection unless told to change it, or when fed by a pipe
+        "xsel" => {
+            has(&["-o", "--output"])
+                || (c.stdin.is_none()
+                    && !has(&[
+                        "-i",
+                        "--input",
+                        "-a",
+                        "--append",
+                        "-f",
+                        "--follow",
+                        "-c",
+                        "--clear",
+                        "-d",
+                        "--delete",
+                        "-k",
+                        "--keep",
+                        "-x",
+                        "--exchange",
+                    ]))
+        }
+        _ => false,
+    }
+}
+
 /// A database dump or a secret-store read.
 pub(super) fn dump_source(c: &SimpleCommand) -> Option<Taint> {
     let p0 = pos(c, 0);
@@ -79,6 +133,16 @@ pub(super) fn dump_source(c: &SimpleCommand) -> Option<Taint> {
         {
             Some(Data::Secret)
         }
+        // a table's items printed whole (`aws dynamodb scan --table-name users`), not a count
+        "aws"
+            if p0 == "dynamodb"
+                && matches!(pos(c, 1), "scan" | "query" | "batch-get-item")
+                && !raw(c).any(|t| t == "COUNT" || t == "--select=COUNT") =>
+        {
+            Some(Data::Dump)
+        }
+        _ if secret_manager_read(c) => Some(Data::Secret),
+        _ if clipboard_read(c) => Some(Data::Clipboard),
         _ if env_dump(c) => Some(Data::Secret),
         _ => None,
     }?;

@@ -179,6 +179,7 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
             && !piped_on.contains(&i)
             && let Some(t) = by_file.as_ref().or(from_pipe.as_ref())
             && t.renamed
+            && t.data != Data::Clipboard
             && prints(c)
         {
             findings.push(printed_finding(parsed, t, c));
@@ -278,6 +279,12 @@ fn flow_finding(parsed: &ParsedCommand, t: &Taint, sink: &SimpleCommand, dest: &
     let (id, level, score, what) = match t.data {
         Data::Secret => ("flow.secret-sent", RiskLevel::Critical, 92, "secret data"),
         Data::Dump => ("flow.dump-sent", RiskLevel::High, 82, "a database dump"),
+        Data::Clipboard => (
+            "flow.clipboard-sent",
+            RiskLevel::High,
+            78,
+            "the clipboard's content",
+        ),
     };
     Finding::new(
         id,
@@ -301,7 +308,9 @@ fn printed_finding(parsed: &ParsedCommand, t: &Taint, printer: &SimpleCommand) -
     let span = src.map_or(printer.span, |s| both(s.span, printer.span));
     let (id, level, score, what) = match t.data {
         Data::Secret => ("flow.secret-printed", RiskLevel::High, 76, "secret data"),
-        Data::Dump => ("flow.dump-printed", RiskLevel::High, 66, "a database dump"),
+        Data::Dump | Data::Clipboard => {
+            ("flow.dump-printed", RiskLevel::High, 66, "a database dump")
+        }
     };
     Finding::new(
         id,
