@@ -91,3 +91,32 @@ fn tcl_exec_substitutions_run() {
         &["tclsh <<'EOF'\nforeach f [exec ls] { puts $f }\nEOF"],
     );
 }
+
+#[test]
+fn here_document_bodies_are_not_read_as_another_dialect() {
+    // a Dockerfile's `COPY ./dist /app` is not cmd.exe's `copy` with a `/app` switch
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "cat > Dockerfile <<'EOF'\nFROM debian:bookworm-slim\nRUN apt-get update && apt-get install -y curl \\\n    && rm -rf /var/lib/apt/lists/*\nCOPY ./dist /app\nCMD [\"/app/run.sh\"]\nEOF\ndocker build -t api:dev .",
+        ],
+    );
+    // cmd.exe text outside a here-document is still read as cmd.exe
+    at_least_high(&["cat > notes.txt <<'EOF'\nhello\nEOF\nrd /s /q C:\\Users"]);
+}
+
+#[test]
+fn a_search_of_history_for_a_named_command_is_not_a_credential_read() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "grep 'terraform destroy' ~/.bash_history | tail -3",
+            "grep -n -- 'docker compose' \"${HISTFILE:-$HOME/.bash_history}\"",
+        ],
+    );
+    at_least_high(&[
+        "grep -i password ~/.bash_history",
+        "grep -v '^ls' ~/.zsh_history",
+        "cat ~/.bash_history",
+    ]);
+}

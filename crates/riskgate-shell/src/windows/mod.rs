@@ -166,6 +166,9 @@ fn cmd_evidence(w: &str) -> bool {
 /// switch, a `C:\` path or a `%VAR%` among its words.
 pub fn looks_like_cmd(text: &str) -> bool {
     let head = &text[..crate::floor_char_boundary(text, 64 * 1024)];
+    // a here-document's body is data bash hands to a program (a Dockerfile's `COPY ./dist
+    // /app`), not commands of either dialect
+    let head = without_heredoc_bodies(head);
     head.split(['\n', '&', '|', ';', '(']).take(512).any(|cmd| {
         let mut words = cmd.split_whitespace();
         let Some(first) = words.next() else {
@@ -176,6 +179,39 @@ pub fn looks_like_cmd(text: &str) -> bool {
         let known = CMD_BUILTINS.contains(&l) || is_windows_program(l) || l == "cmd";
         known && words.take(32).any(cmd_evidence)
     })
+}
+
+/// `text` without the bodies of bash here-documents (`<<TAG` … `TAG`, `<<-TAG`, quoted tags).
+fn without_heredoc_bodies(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("<<") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut tag: Option<String> = None;
+    for line in text.split_inclusive('\n') {
+        if let Some(t) = &tag {
+            if line.trim() == t {
+                tag = None;
+            }
+            continue;
+        }
+        out.push_str(line);
+        if let Some((_, rest)) = line.split_once("<<")
+            && !rest.starts_with('<')
+        {
+            let name: String = rest
+                .trim_start_matches('-')
+                .trim_start()
+                .trim_start_matches(['\'', '"', '\\'])
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                tag = Some(name);
+            }
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// Whether `program` is PowerShell or cmd.exe (any case, with or without `.exe`).
@@ -304,7 +340,8 @@ pub fn looks_like_powershell(text: &str) -> bool {
         "ri", "rni", "gcm", "gwmi",
     ];
     let head = &text[..crate::floor_char_boundary(text, 64 * 1024)];
-    let s = lex::Src::new(head);
+    let head = without_heredoc_bodies(head);
+    let s = lex::Src::new(&head);
     let (stmts, _) = lex::statements(&s, 0, s.len());
     for st in stmts.iter().take(256) {
         for &(a, b) in st.elems.iter().take(8) {
