@@ -177,6 +177,28 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
             loopback = true;
         }
     }
+    // the objects SQL given to the client drops or empties are names (`DROP DATABASE IF
+    // EXISTS app_test`): when every one of them is a development or test one, they say so
+    let dropped: Vec<String> = cmd
+        .args
+        .iter()
+        .filter(|w| w.text.chars().any(char::is_whitespace))
+        // an option's value (`--command=DROP …`) is the text
+        .map(|w| match w.text.split_once('=') {
+            Some((opt, value)) if opt.starts_with('-') && !opt.contains(char::is_whitespace) => {
+                value
+            }
+            _ => w.text.as_str(),
+        })
+        .flat_map(sql_dropped_names)
+        .collect();
+    if !dropped.is_empty()
+        && dropped
+            .iter()
+            .all(|n| classify_env([n.as_str()]) == Environment::Dev)
+    {
+        named.extend(dropped.into_iter().map(Cow::Owned));
+    }
     // A service on this machine is a development one for a named resource; wiping all of
     // it (`DELETE localhost:9200/_all`, `logs-*`, FLUSHALL) is not presumed harmless.
     match classify_env(named) {
@@ -186,6 +208,46 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
         Environment::Unknown if is_local_compose(cmd) => Environment::Dev,
         env => env,
     }
+}
+
+/// Most dropped names read from one SQL text.
+const MAX_DROPPED: usize = 16;
+
+/// The objects an SQL text drops or empties: the name after `DROP DATABASE|SCHEMA|TABLE|
+/// KEYSPACE [IF EXISTS]` and `TRUNCATE [TABLE]`, without quotes.
+fn sql_dropped_names(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text
+        .split(|c: char| c.is_whitespace() || c == ';' || c == '(')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let is = |i: usize, k: &str| words.get(i).is_some_and(|w| w.eq_ignore_ascii_case(k));
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() && out.len() < MAX_DROPPED {
+        let mut j = if is(i, "DROP")
+            && ["DATABASE", "SCHEMA", "TABLE", "KEYSPACE"]
+                .iter()
+                .any(|k| is(i + 1, k))
+        {
+            i + 2
+        } else if is(i, "TRUNCATE") {
+            if is(i + 1, "TABLE") { i + 2 } else { i + 1 }
+        } else {
+            i += 1;
+            continue;
+        };
+        if is(j, "IF") && is(j + 1, "EXISTS") {
+            j += 2;
+        }
+        if let Some(name) = words.get(j) {
+            let name = name.trim_matches(|c: char| matches!(c, '"' | '`' | '\'' | ','));
+            if !name.is_empty() {
+                out.push(name.to_string());
+            }
+        }
+        i = j + 1;
+    }
+    out
 }
 
 /// A dotted Python module path with a `settings` part (`config.settings.test`,
@@ -366,6 +428,24 @@ mod tests {
         assert_eq!(
             env("psql shop -c 'DROP TABLE users; -- test'"),
             Environment::Unknown
+        );
+        // ... but the objects it drops are, when every one of them is a test one
+        assert_eq!(
+            env("psql -U postgres -c 'DROP DATABASE IF EXISTS app_test;'"),
+            Environment::Dev
+        );
+        assert_eq!(
+            env("psql -U postgres -c 'DROP DATABASE app_test; DROP DATABASE app;'"),
+            Environment::Unknown
+        );
+        assert_eq!(
+            env("psql -h db.prod -c 'DROP DATABASE app_test'"),
+            Environment::Prod
+        );
+        // a settings module is not a host name
+        assert_eq!(
+            env("python manage.py flush --settings=config.settings.test"),
+            Environment::Dev
         );
         // production wins, whatever else is named
         assert_eq!(env("dropdb prod_main -h localhost"), Environment::Prod);

