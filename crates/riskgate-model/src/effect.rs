@@ -399,6 +399,9 @@ pub const BUILD_OUTPUTS: &[&str] = &[
     "vendor",
     ".eggs",
     "htmlcov",
+    // Perl's build tree and Devel::Cover's report
+    "blib",
+    "cover_db",
 ];
 
 /// Devices that are data sinks or sources, not disks.

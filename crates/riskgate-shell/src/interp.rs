@@ -78,6 +78,35 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
             .into_iter()
             .collect();
     }
+    // `rails runner 'User.delete_all' -e production`: Ruby code run in the app
+    let bundled = program == "bundle"
+        && argv.get(1).is_some_and(|w| w.text == "exec")
+        && argv
+            .get(2)
+            .is_some_and(|w| w.text.rsplit('/').next() == Some("rails"));
+    let at = if bundled { 3 } else { 1 };
+    if (program == "rails" || bundled)
+        && argv
+            .get(at)
+            .is_some_and(|w| matches!(w.text.as_str(), "runner" | "r"))
+    {
+        let mut i = at + 1;
+        while let Some(w) = argv.get(i) {
+            if matches!(w.text.as_str(), "-e" | "--environment") {
+                i += 2;
+                continue;
+            }
+            if w.text.starts_with('-') {
+                i += 1;
+                continue;
+            }
+            if w.text.ends_with(".rb") {
+                return Vec::new();
+            }
+            return vec![(NestedLanguage::Ruby, w.text.clone(), !w.dynamic)];
+        }
+        return Vec::new();
+    }
     let Some(lang) = language(program) else {
         return statement_options(program, argv);
     };

@@ -366,6 +366,30 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
                 _ => None,
             }
         }
+        // Ruby's `un` library: `ruby -run -e rm -- -rf DIR` is `rm -rf DIR` (its file
+        // commands; `httpd` stays Ruby's own server)
+        "ruby"
+            if argv.get(1).is_some_and(|w| w.text() == "-run")
+                && argv.get(2).is_some_and(|w| w.text() == "-e")
+                && argv.get(3).is_some_and(|w| {
+                    matches!(
+                        w.text(),
+                        "rm" | "cp"
+                            | "mv"
+                            | "ln"
+                            | "mkdir"
+                            | "rmdir"
+                            | "install"
+                            | "chmod"
+                            | "touch"
+                    )
+                }) =>
+        {
+            let cmd = argv.get(3)?;
+            let mut inner = vec![cmd.clone()];
+            inner.extend(argv.iter().skip(4).filter(|w| w.text() != "--").cloned());
+            peeled(wrapper("ruby -run", &[]), Next::Argv(inner))
+        }
         p if is_shell(p) => peel_shell(prog, argv),
         _ => None,
     }

@@ -103,6 +103,76 @@ fn clipboard_read(c: &SimpleCommand) -> bool {
     }
 }
 
+/// An interpreter one-liner that prints its whole environment (`ruby -e 'ENV.each { |k, v|
+/// puts … }'`, `python3 -c 'import os; print(dict(os.environ))'`, `node -e
+/// 'console.log(JSON.stringify(process.env))'`, `perl -e 'print "$_=$ENV{$_}\n" for keys %ENV'`).
+fn code_env_dump(c: &SimpleCommand) -> bool {
+    let interp = matches!(
+        c.program
+            .trim_end_matches(|ch: char| ch.is_ascii_digit() || ch == '.'),
+        "python" | "ruby" | "perl" | "node" | "nodejs" | "bun" | "deno" | "php"
+    );
+    if !interp {
+        return false;
+    }
+    let code: String = c
+        .raw_argv
+        .iter()
+        .skip(1)
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let prints = [
+        "print",
+        "puts",
+        "console.log",
+        "echo",
+        "say",
+        "write",
+        "dump",
+        "json",
+        "JSON",
+    ]
+    .iter()
+    .any(|k| code.contains(k));
+    // the whole environment, not one variable of it
+    let whole = [
+        "ENV.each",
+        "ENV.to_h",
+        "ENV.to_a",
+        "ENV.inspect",
+        "ENV.map",
+        "ENV.sort",
+        "keys %ENV",
+        "%ENV)",
+        "%ENV;",
+        "Dumper(\\%ENV",
+        "each %ENV",
+        "dict(os.environ)",
+        "os.environ.items()",
+        "print(os.environ)",
+        "os.environ.copy()",
+        "json.dumps(os.environ",
+        "JSON.stringify(process.env",
+        "console.log(process.env",
+        "Object.entries(process.env",
+        "getenv()",
+        "$_ENV",
+        "$_SERVER",
+        "Deno.env.toObject()",
+    ]
+    .iter()
+    .any(|k| code.contains(k))
+        // Ruby's `puts ENV` / `p ENV` whole, not `puts ENV["HOME"]`
+        || ["puts ENV", "p ENV", "pp ENV"].iter().any(|k| {
+            code.match_indices(k).any(|(at, _)| {
+                !code[at + k.len()..]
+                    .starts_with(|ch: char| ch == '[' || ch == '.' || ch == '_' || ch.is_alphanumeric())
+            })
+        });
+    prints && whole
+}
+
 /// A database dump or a secret-store read.
 pub(super) fn dump_source(c: &SimpleCommand) -> Option<Taint> {
     let p0 = pos(c, 0);
@@ -143,7 +213,7 @@ pub(super) fn dump_source(c: &SimpleCommand) -> Option<Taint> {
         }
         _ if secret_manager_read(c) => Some(Data::Secret),
         _ if clipboard_read(c) => Some(Data::Clipboard),
-        _ if env_dump(c) => Some(Data::Secret),
+        _ if env_dump(c) || code_env_dump(c) => Some(Data::Secret),
         _ => None,
     }?;
     Some(Taint {
