@@ -76,6 +76,23 @@ pub(crate) fn is_scoped(tags: &[impl AsRef<str>]) -> bool {
         && !tags.iter().any(|t| UNSCOPED.contains(&t.as_ref()))
 }
 
+/// Whether a word names a local file (`/tmp/v.json`, `~/x`, an option's `file:///tmp/v.json`
+/// or `fileb://…` value): its path says nothing of the resource's environment.
+fn local_file(w: &str) -> bool {
+    let v = match w.split_once('=') {
+        Some((flag, v)) if flag.starts_with('-') => v,
+        _ => w,
+    };
+    let v = v
+        .strip_prefix("file://")
+        .or_else(|| v.strip_prefix("fileb://"))
+        .unwrap_or(v);
+    v.starts_with(['/', '~'])
+        || v.starts_with("./")
+        || w.starts_with("file://")
+        || w.starts_with("fileb://")
+}
+
 /// The environment `cmd` is aimed at, from the words that name resources.
 pub fn command_environment(cmd: &SimpleCommand) -> Environment {
     let names = cmd
@@ -84,7 +101,7 @@ pub fn command_environment(cmd: &SimpleCommand) -> Environment {
         .chain(cmd.assignments.iter().map(|(_, w)| w))
         // payloads (whitespace) and files named by absolute paths (`-f /tmp/cleanup.sql`) name
         // no environment; a variable's name may (`"$PROD_DATABASE_URL"`)
-        .filter(|w| !w.text.chars().any(char::is_whitespace) && !w.text.starts_with(['/', '~']))
+        .filter(|w| !w.text.chars().any(char::is_whitespace) && !local_file(&w.text))
         .map(|w| w.text.as_str())
         // `export RAILS_ENV=test` earlier in the script
         .chain(cmd.context_env.iter().map(|(_, v)| v.as_str()))

@@ -381,6 +381,28 @@ impl Norm<'_> {
         }
         crate::globs::expand(&mut args);
         let idx = self.commands.len();
+        // a sourced file or evaluated text may set any variable: none is certain any more
+        let assigns = matches!(
+            program.as_str(),
+            "source"
+                | "."
+                | "eval"
+                | "declare"
+                | "typeset"
+                | "export"
+                | "readonly"
+                | "set"
+                | "unset"
+                | "local"
+                | "let"
+                | "getopts"
+                | "enable"
+                | "shopt"
+        ) || (program == "printf"
+            && p.argv.iter().any(|w| w.text().starts_with("-v")));
+        if assigns {
+            self.script.certain.clear();
+        }
         let mut fed = p.stdin_feed;
         for w in p.argv.iter().skip(1) {
             fed.merge(w.feed);
@@ -410,6 +432,7 @@ impl Norm<'_> {
                     Some(((*n).to_string(), v.clone()))
                 })
                 .collect(),
+            function_call: false,
         });
         if program_dynamic {
             self.signal(Signal::DynamicProgram { index: idx });
@@ -439,7 +462,7 @@ impl Norm<'_> {
         // Shell builtins that change variables.
         match program.as_str() {
             "read" => self.read_builtin(idx, p.stdin_text.as_ref()),
-            "mapfile" | "readarray" => self.mapfile_builtin(&raw, p.stdin_text.as_ref()),
+            "mapfile" | "readarray" => self.mapfile_builtin(idx, &raw, p.stdin_text.as_ref()),
             "printf" => self.printf_var(&raw),
             "cd" | "pushd" => {
                 let target = raw

@@ -201,6 +201,8 @@ pub(crate) struct Norm<'s> {
     /// Per branch being walked (innermost last): the variables it set, with their values
     /// before it.
     pub branches: Vec<Vec<(String, Option<Option<String>>)>>,
+    /// Inside a subshell or a pipeline element: assignments do not outlive it.
+    pub scoped: u32,
 }
 
 impl<'s> Norm<'s> {
@@ -243,6 +245,7 @@ impl<'s> Norm<'s> {
             ps: crate::windows::PsState::default(),
             arg_feed: Vec::new(),
             branches: Vec::new(),
+            scoped: 0,
         }
     }
 
@@ -403,6 +406,7 @@ impl<'s> Norm<'s> {
     /// Set a variable, bounding its size.
     pub(crate) fn set_var(&mut self, name: &str, value: Option<String>) {
         let value = value.filter(|v| v.len() <= MAX_VAR_LEN);
+        self.script.certain.remove(name);
         // inside a branch that may not run: remember the value before it (see `end_branch`)
         if let Some(top) = self.branches.last_mut()
             && !top.iter().any(|(n, _)| n == name)

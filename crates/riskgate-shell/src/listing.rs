@@ -388,6 +388,27 @@ impl Norm<'_> {
             .or_else(|| self.listing_of_entries(argv.iter().map(|w| w.text.as_str())))
     }
 
+    /// The listing run by the process substitution command `idx` reads as its input (`< <(find
+    /// /srv -name '*.dump')`): the commands recorded just before it, inside its span.
+    fn substituted_listing(&self, idx: usize) -> Option<Listing> {
+        let cmd = self.commands.get(idx)?;
+        let from_subst =
+            matches!(&cmd.stdin, Some(crate::StdinSource::File { path }) if path.starts_with("<("));
+        if !from_subst {
+            return None;
+        }
+        let mut first = idx;
+        while first > 0
+            && self
+                .commands
+                .get(first - 1)
+                .is_some_and(|c| cmd.span.start <= c.span.start && c.span.end <= cmd.span.end)
+        {
+            first -= 1;
+        }
+        listing_of(self.commands.get(first..idx)?, self.cwd.as_deref())
+    }
+
     /// Remember a variable as holding entries of `l`.
     pub(crate) fn taint_var(&mut self, name: &str, l: Listing) {
         if self.script.var_listing.len() < MAX_DEFS || self.script.var_listing.contains_key(name) {
@@ -436,7 +457,8 @@ impl Norm<'_> {
             None => None,
         };
         let listing = if own_stdin {
-            None
+            // `mapfile -t a < <(find …)`: the listing the process substitution runs
+            self.substituted_listing(cmd_idx)
         } else {
             self.script.pipe_listing.last().cloned().flatten()
         };
@@ -530,7 +552,12 @@ impl Norm<'_> {
 
     /// `mapfile [-t] [NAME]` / `readarray`: the array holds the lines of known input (a
     /// here-string, a heredoc), one element per line; otherwise it becomes unknown.
-    pub(crate) fn mapfile_builtin(&mut self, raw: &[Word], own: Option<&(String, bool)>) {
+    pub(crate) fn mapfile_builtin(
+        &mut self,
+        idx: usize,
+        raw: &[Word],
+        own: Option<&(String, bool)>,
+    ) {
         let mut name = None;
         let mut it = raw.iter().skip(1);
         while let Some(w) = it.next() {
@@ -557,8 +584,20 @@ impl Norm<'_> {
             }
             _ => None,
         };
-        self.set_var(&format!("{name}[@]"), value);
+        // lines of a listing (`mapfile -t a < <(find …)`, `find … | mapfile -t a`): the
+        // array holds its entries
+        let listing = if value.is_none() {
+            self.substituted_listing(idx)
+                .or_else(|| self.script.pipe_listing.last().cloned().flatten())
+        } else {
+            None
+        };
+        let entries = listing.as_ref().and_then(|l| l.entries.clone());
+        self.set_var(&format!("{name}[@]"), value.or(entries));
         self.set_var(&name, None);
+        if let Some(l) = listing {
+            self.taint_var(&name, l);
+        }
     }
 
     /// `xargs -I R CMD` with known input: one command per input line, `R` replaced.

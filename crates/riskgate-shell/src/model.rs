@@ -128,6 +128,10 @@ pub struct SimpleCommand {
     /// (see [`ENV_CONTEXT_VARS`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub context_env: Vec<(String, String)>,
+    /// A call of a function the script defined (its body's commands follow it): the name is
+    /// not a program, and its words are the function's arguments.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub function_call: bool,
 }
 
 /// Variables whose value names the environment the commands after them work in.

@@ -29,6 +29,9 @@ const MAX_FUNCTION_BYTES: usize = 1024 * 1024;
 /// What the script has defined so far.
 #[derive(Default)]
 pub(crate) struct State {
+    /// Variables whose value is certain: assigned a literal at the top level of the script,
+    /// outside any branch, and not touched since (see `Norm::decided_test`).
+    pub certain: std::collections::HashSet<String>,
     /// Functions defined so far.
     pub functions: HashMap<String, Def>,
     defined: usize,

@@ -138,6 +138,11 @@ impl Norm<'_> {
             frame
         };
         let mut elems: Vec<Option<Range>> = Vec::with_capacity(p.seq.len());
+        // every element of a pipeline runs in a subshell of its own
+        let piped = p.seq.len() > 1;
+        if piped {
+            self.scoped += 1;
+        }
         for c in &p.seq {
             let r = if elems.is_empty() {
                 self.walk_command(c, frame, lvl + 1)
@@ -145,6 +150,9 @@ impl Norm<'_> {
                 self.walk_consumer(c, &elems, frame, lvl + 1)
             };
             elems.push(r);
+        }
+        if piped {
+            self.scoped -= 1;
         }
         self.pipeline_done(&elems, frame)
     }
@@ -366,6 +374,7 @@ impl Norm<'_> {
         }
         match cc {
             C::Arithmetic(a) => {
+                self.script.certain.clear();
                 let span = self.span_or(frame, &a.loc);
                 // `( ( ls ) )` is two subshells: `((` opens arithmetic only when adjacent.
                 // brush reads both as arithmetic, so the text at the node's start decides (the
@@ -391,6 +400,7 @@ impl Norm<'_> {
                 None
             }
             C::ArithmeticForClause(f) => {
+                self.script.certain.clear();
                 let span = self.span_or(frame, &f.loc);
                 for e in [&f.initializer, &f.condition, &f.updater]
                     .into_iter()
@@ -398,10 +408,21 @@ impl Norm<'_> {
                 {
                     self.arith(&e.value, frame, span);
                 }
-                self.walk_list(&f.body.list, frame, lvl + 1)
+                self.scoped += 1;
+                let r = self.walk_list(&f.body.list, frame, lvl + 1);
+                self.scoped -= 1;
+                r
             }
             C::BraceGroup(g) => self.walk_list(&g.list, frame, lvl + 1),
-            C::Subshell(s) => self.walk_list(&s.list, frame, lvl + 1),
+            // a subshell's assignments do not reach the script after it
+            C::Subshell(s) => {
+                self.scoped += 1;
+                self.begin_branch();
+                let r = self.walk_list(&s.list, frame, lvl + 1);
+                self.end_branch();
+                self.scoped -= 1;
+                r
+            }
             C::ForClause(f) => {
                 let span = self.span_or(frame, &f.loc);
                 let mut values: Vec<XWord> = Vec::new();
@@ -435,6 +456,11 @@ impl Norm<'_> {
                 // the body runs once per value: surely for literal values, maybe not at all
                 // for a listing's
                 let sure = literal && !values.is_empty() && values.len() <= MAX_FOR_VALUES;
+                // walked once per value, in order, as bash runs it; a listing's body is walked
+                // once for all its runs
+                if !sure {
+                    self.scoped += 1;
+                }
                 if !sure {
                     self.begin_branch();
                 }
@@ -452,6 +478,7 @@ impl Norm<'_> {
                 };
                 if !sure {
                     self.end_branch();
+                    self.scoped -= 1;
                 }
                 r
             }
@@ -469,7 +496,42 @@ impl Norm<'_> {
                 r
             }
             C::IfClause(i) => {
+                let start = self.commands.len();
                 let mut r = self.walk_list(&i.condition, frame, lvl + 1);
+                // a test of values the script fixed (`DRY_RUN=1 … if [ "$DRY_RUN" = 1 ]`):
+                // only the branch it takes runs
+                let cond = self.loc_span(&i.condition);
+                // one plain pipeline of one command: no `!`, `&&`, `||`, `|` or `;`
+                let plain = match i.condition.0.as_slice() {
+                    [item] => {
+                        let ao = &item.0;
+                        ao.additional.is_empty()
+                            && !ao.first.bang
+                            && ao.first.timed.is_none()
+                            && ao.first.seq.len() == 1
+                    }
+                    _ => false,
+                };
+                let decided = if plain {
+                    self.decided_test(start, cond)
+                } else {
+                    None
+                };
+                match decided {
+                    Some(true) => return join(r, self.walk_list(&i.then, frame, lvl + 1)),
+                    Some(false) => {
+                        self.begin_branch();
+                        for e in i.elses.iter().flatten() {
+                            if let Some(c) = &e.condition {
+                                r = join(r, self.walk_list(c, frame, lvl + 1));
+                            }
+                            r = join(r, self.walk_list(&e.body, frame, lvl + 1));
+                        }
+                        self.end_branch();
+                        return r;
+                    }
+                    None => {}
+                }
                 self.begin_branch();
                 r = join(r, self.walk_list(&i.then, frame, lvl + 1));
                 for e in i.elses.iter().flatten() {
@@ -482,13 +544,95 @@ impl Norm<'_> {
                 r
             }
             C::WhileClause(w) | C::UntilClause(w) => {
+                // a loop runs its condition and body again with what the body changed: no
+                // test inside it is decided
+                self.scoped += 1;
                 let r = self.walk_list(&w.0, frame, lvl + 1);
                 self.begin_branch();
                 let r = join(r, self.walk_list(&w.1.list, frame, lvl + 1));
                 self.end_branch();
+                self.scoped -= 1;
                 r
             }
             C::Coprocess(c) => self.walk_command(&c.body, frame, lvl + 1),
+        }
+    }
+
+    /// The outcome of an `if` condition recorded from `start` on, when it is certain: one
+    /// `[ A = B ]` / `[[ A != B ]]` / `test A -eq B` whose words are all literal after
+    /// expansion and whose variables hold values the script fixed ([`State::certain`]). A
+    /// variable set from outside, in a branch, by `read` or a loop, or after `source`/`eval`,
+    /// leaves it undecided (both branches are read).
+    fn decided_test(&self, start: usize, cond: Span) -> Option<bool> {
+        let [c] = self.commands.get(start..)? else {
+            return None;
+        };
+        if !matches!(c.program.as_str(), "[" | "[[" | "test") || c.program_dynamic {
+            return None;
+        }
+        // the condition as written (top-level text only: nested text has its own offsets);
+        // not when `[`/`test` may be redefined or variables may be reached by reference
+        if self.nested_src.is_some()
+            || self.scoped > 0
+            || ["[", "test"].iter().any(|n| {
+                self.script.functions.contains_key(*n) || self.script.aliases.contains_key(*n)
+            })
+            || [
+                "declare -n",
+                "typeset -n",
+                "local -n",
+                "enable ",
+                "alias test",
+                "alias [",
+            ]
+            .iter()
+            .any(|k| self.src.contains(k))
+        {
+            return None;
+        }
+        let text = self.src.get(cond.start..cond.end)?.trim_start();
+        let text = text.trim_end().trim_end_matches(';').trim_end();
+        if !(text.starts_with('[') || text.starts_with("test ")) || text.contains(['`', '(']) {
+            return None;
+        }
+        // every variable the test reads is one the script fixed
+        let mut rest = text;
+        while let Some(k) = rest.find('$') {
+            rest = &rest[k + 1..];
+            let name: String = rest
+                .trim_start_matches('{')
+                .chars()
+                .take_while(|ch| ch.is_ascii_alphanumeric() || *ch == '_')
+                .collect();
+            if name.is_empty() || !self.script.certain.contains(&name) {
+                return None;
+            }
+        }
+        if c.raw_argv.iter().any(|w| w.dynamic) {
+            return None;
+        }
+        let words: Vec<&str> = c
+            .raw_argv
+            .iter()
+            .skip(1)
+            .map(|w| w.text.as_str())
+            .filter(|w| !matches!(*w, "]" | "]]"))
+            .collect();
+        let [a, op, b] = words.as_slice() else {
+            return None;
+        };
+        // `[[ $x == 1* ]]` matches a pattern: only plain text is compared here
+        if c.program == "[[" && b.contains(['*', '?', '[', '\\']) {
+            return None;
+        }
+        match *op {
+            "=" | "==" => Some(a == b),
+            "!=" => Some(a != b),
+            "-eq" | "-ne" => {
+                let (x, y) = (a.parse::<i64>().ok()?, b.parse::<i64>().ok()?);
+                Some((x == y) == (*op == "-eq"))
+            }
+            _ => None,
         }
     }
 
@@ -578,6 +722,18 @@ impl Norm<'_> {
                 };
                 let shape = v.is_none() && value.dynamic;
                 self.set_var(name, v);
+                // `DRY_RUN=1` written out at the top of the script, outside any branch
+                let literal = frame.span.is_none()
+                    && self.branches.is_empty()
+                    && self.scoped == 0
+                    && !value.dynamic
+                    && !value.text.is_empty()
+                    && self.src.get(span.start..span.end).is_some_and(|t| {
+                        !t.contains(['$', '`', '(', '<', '>']) && !t.contains("+=")
+                    });
+                if literal && self.script.certain.len() < 256 {
+                    self.script.certain.insert(name.clone());
+                }
                 if shape {
                     self.note_var_shape(name, &value.text);
                 }
@@ -609,7 +765,13 @@ impl Norm<'_> {
         }
         let call = p.argv.clone();
         let r = self.finish_simple(p, frame);
-        join(r, self.call_function(&call, frame, span))
+        let body = self.call_function(&call, frame, span);
+        if body.is_some()
+            && let Some(c) = r.and_then(|r| self.commands.get_mut(r.first))
+        {
+            c.function_call = true;
+        }
+        join(r, body)
     }
 
     fn assignment(&mut self, a: &ast::Assignment, frame: &Frame, span: Span) -> (String, Word) {

@@ -198,6 +198,8 @@ impl Norm<'_> {
                     segs.push(self.substitution(&body, src, quoted, frame, span, feed));
                 }
                 WordPiece::ArithmeticExpression(e) => {
+                    // arithmetic may assign (`$((x++))`): no variable stays certain
+                    self.script.certain.clear();
                     if e.value.contains("$(") || e.value.contains('`') {
                         let mut f2 = Feed::default();
                         let _ = self.segments(&e.value, frame, span, &mut f2, true);

@@ -44,6 +44,40 @@ fn a_variable_a_branch_may_change_is_no_longer_known() {
 }
 
 #[test]
+fn a_test_of_values_the_script_fixed_takes_one_branch() {
+    // the dry-run switch written at the top of the script: the real branch never runs
+    at_most(
+        RiskLevel::Low,
+        &[
+            "DRY_RUN=1\nrun() {\n  if [ \"$DRY_RUN\" = 1 ]; then\n    echo \"[dry-run] $*\"\n  else\n    \"$@\"\n  fi\n}\nfor d in /etc/nginx /opt/legacy; do\n  run rm -rf \"$d\"\ndone",
+            "DRY_RUN=1; if [ \"$DRY_RUN\" != 1 ]; then rm -rf /etc/nginx; fi",
+        ],
+    );
+    // anything that may change the value, or a test bash reads otherwise, reads both branches
+    at_least_high(&[
+        "DRY_RUN=1\n[ \"$1\" = --apply ] && DRY_RUN=0\nif [ \"$DRY_RUN\" = 1 ]; then echo skip; else rm -rf /etc/nginx; fi",
+        "DRY_RUN=${DRY_RUN:-1}\nif [ \"$DRY_RUN\" = 1 ]; then echo skip; else rm -rf /etc/nginx; fi",
+        "X=0; (X=1); if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; ((X++)); if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; X+=2; if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; if ! [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1a; if [[ $X == 1* ]]; then rm -rf /etc; fi",
+        "X=1; test() { return 1; }; if test \"$X\" = 1; then echo; else rm -rf /etc; fi",
+        "X=1; echo | X=2; if [ \"$X\" = 2 ]; then echo; else rm -rf /etc; fi",
+        "X=1; source ./cfg.sh; if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; read X; if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; printf -v X '%s' 0; if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; f() { X=0; }; f; if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; declare -n r=X; r=0; if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; if [ \"$X\" = 1 ] || true; then echo; else rm -rf /etc; fi",
+        "X=1; eval 'X=0'; if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi",
+        "X=1; while true; do if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi; X=0; done",
+        "X=1; for i in a b; do if [ \"$X\" = 1 ]; then echo; else rm -rf /etc; fi; X=0; done",
+        "X=1; x=$(X=0); unset X; if [ \"$X\" = 1 ]; then echo ok; else rm -rf /etc; fi",
+    ]);
+}
+
+#[test]
 fn eval_of_text_with_a_substitution_still_runs_its_program() {
     at_least_high(&[
         "eval \"sudo userdel -rf $(whoami)\"",

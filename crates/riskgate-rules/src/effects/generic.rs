@@ -76,6 +76,10 @@ fn scope_flags(v: &CommandView<'_>, mut e: Effect) -> Effect {
 const TEST_MODE: &[(&str, &[&str])] = &[("stripe", &["--live"])];
 
 pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
+    // a function of the script: what its body runs is rated, not its name and arguments
+    if v.cmd.function_call {
+        return;
+    }
     let mut best: Option<(EffectKind, usize)> = None;
     let mut noun = false;
     // A verb that says "all" (`deleteall`, `flushall`, `purge_all`) is bulk.

@@ -35,6 +35,7 @@ pub fn sc(program: &str, args: &[&str]) -> SimpleCommand {
         depth: 0,
         iterates: None,
         context_env: Vec::new(),
+        function_call: false,
     }
 }
 

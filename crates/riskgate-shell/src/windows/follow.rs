@@ -114,6 +114,7 @@ impl Norm<'_> {
                     Some(((*n).to_string(), v.clone()))
                 })
                 .collect(),
+            function_call: false,
         });
         Some(idx)
     }
