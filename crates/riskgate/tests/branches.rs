@@ -53,6 +53,13 @@ fn a_test_of_values_the_script_fixed_takes_one_branch() {
             "DRY_RUN=1; if [ \"$DRY_RUN\" != 1 ]; then rm -rf /etc/nginx; fi",
         ],
     );
+    // a test's words are not a service CLI's verbs (`[ "$1" = --reset ]`)
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "DB=myapp_development\nif [ \"${1:-}\" = \"--reset\" ]; then\n  dropdb --if-exists \"$DB\"\n  createdb \"$DB\"\nfi",
+        ],
+    );
     // anything that may change the value, or a test bash reads otherwise, reads both branches
     at_least_high(&[
         "DRY_RUN=1\n[ \"$1\" = --apply ] && DRY_RUN=0\nif [ \"$DRY_RUN\" = 1 ]; then echo skip; else rm -rf /etc/nginx; fi",

@@ -76,8 +76,14 @@ fn scope_flags(v: &CommandView<'_>, mut e: Effect) -> Effect {
 const TEST_MODE: &[(&str, &[&str])] = &[("stripe", &["--live"])];
 
 pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
-    // a function of the script: what its body runs is rated, not its name and arguments
-    if v.cmd.function_call {
+    // a function of the script: what its body runs is rated, not its name and arguments;
+    // the shell's own tests and printers act on nothing their words name (`[ "$1" = --reset ]`)
+    if v.cmd.function_call
+        || matches!(
+            v.cmd.program.as_str(),
+            "[" | "[[" | "test" | "echo" | "printf" | ":" | "true" | "false" | "read" | "local"
+        )
+    {
         return;
     }
     let mut best: Option<(EffectKind, usize)> = None;
