@@ -158,6 +158,22 @@ fn assignment(text: &str) -> bool {
     !HOOK_VARS.contains(&name.to_ascii_uppercase().as_str())
         && plain_value(value)
         && !value.contains([';', '|'])
+        && !(name == "PATH" && value.split(':').any(hidden_path_dir))
+}
+
+/// A `PATH` entry that hides its programs: a hidden directory inside another hidden one, or
+/// a hidden directory itself (`$HOME/.local/.x`, `~/.cache/.bin`, `$HOME/.fonts`), where a
+/// program named like `git` or `sudo` would be found first. Tools' own directories
+/// (`~/.cargo/bin`, `~/.local/share/pnpm`, `~/.dotnet/tools`) are not.
+fn hidden_path_dir(dir: &str) -> bool {
+    let segs: Vec<&str> = dir
+        .trim_end_matches('/')
+        .split('/')
+        .filter(|s| !s.is_empty() && !s.starts_with('$') && *s != "~")
+        .collect();
+    let hidden = segs.iter().filter(|s| s.starts_with('.')).count();
+    let last = segs.last().copied().unwrap_or("");
+    hidden >= 2 || (last.starts_with('.') && !matches!(last, ".local" | ".bin"))
 }
 
 /// Whether `c` appends only plain settings (see the module documentation).
@@ -190,6 +206,8 @@ mod tests {
             "echo 'alias k=kubectl' >> ~/.bashrc",
             "echo 'export HISTSIZE=100000' >> ~/.bashrc",
             "echo 'export PATH=\"$HOME/.local/bin:$PATH\"' >> ~/.zshrc",
+            "echo 'export PATH=\"$HOME/.cargo/bin:$HOME/.dotnet/tools:$PATH\"' >> ~/.bashrc",
+            "echo 'export PATH=\"$HOME/.local/share/pnpm:$PATH\"' >> ~/.zshrc",
             "echo 'eval \"$(starship init bash)\"' >> ~/.bashrc",
             "echo 'source ~/.cargo/env' >> ~/.profile",
             "echo 'alias gs=\"git status\"' >> ~/.bash_aliases",
@@ -202,6 +220,7 @@ mod tests {
             "echo 'alias sudo=\"/tmp/.s\"' >> ~/.bashrc",
             "echo 'export LD_PRELOAD=/tmp/x.so' >> ~/.bashrc",
             "echo 'export PATH=/tmp/.bin:$PATH' >> ~/.zshrc",
+            "printf '\\nexport PATH=\"$HOME/.local/.x:$PATH\"\\n' >> ~/.profile",
             "echo 'export PROMPT_COMMAND=\"history -c\"' >> ~/.bashrc",
             "echo 'export HISTFILE=/dev/null' >> ~/.bashrc",
             "echo 'export HISTSIZE=0' >> ~/.bashrc",
