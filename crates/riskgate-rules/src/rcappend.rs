@@ -158,7 +158,7 @@ fn assignment(text: &str) -> bool {
     !HOOK_VARS.contains(&name.to_ascii_uppercase().as_str())
         && plain_value(value)
         && !value.contains([';', '|'])
-        && !(name == "PATH" && value.split(':').any(hidden_path_dir))
+        && (name != "PATH" || !value.split(':').any(hidden_path_dir))
 }
 
 /// A `PATH` entry that hides its programs: a hidden directory inside another hidden one, or
