@@ -397,6 +397,27 @@ impl<'s> Norm<'s> {
         }
     }
 
+    /// End a subshell begun with `begin_branch`: the variables it set get their values from
+    /// before it back, as bash's subshells leave them.
+    pub(crate) fn end_scope(&mut self) {
+        let Some(changed) = self.branches.pop() else {
+            return;
+        };
+        for (name, before) in changed {
+            match before {
+                Some(v) => {
+                    self.env.insert(name.clone(), v);
+                }
+                None => {
+                    self.env.remove(&name);
+                }
+            }
+            // back to its value before the subshell: nothing changed for an enclosing branch
+            self.script.var_shape.remove(&name);
+            self.script.certain.remove(&name);
+        }
+    }
+
     pub(crate) fn signal(&mut self, s: Signal) {
         if !self.signals.contains(&s) {
             self.signals.push(s);

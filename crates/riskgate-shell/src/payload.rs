@@ -386,6 +386,16 @@ impl Norm<'_> {
     /// The output of the commands recorded since `start`, when they form one pipeline whose
     /// output we can compute (`$(echo rm)`, `$(echo cm0= | base64 -d)`).
     pub(crate) fn output_since(&self, start: usize) -> Option<String> {
+        // assignments before the printer print nothing (`$(IFS=/; echo "${parts[*]}")`)
+        let lead = self
+            .commands
+            .get(start..)?
+            .iter()
+            .take_while(|c| {
+                c.program.is_empty() && !c.assignments.is_empty() && c.redirects.is_empty()
+            })
+            .count();
+        let start = start + lead;
         let cmds = self.commands.get(start..)?;
         let first = cmds.first()?;
         let mut out = produce(first)?;

@@ -294,13 +294,26 @@ impl Norm<'_> {
                         concatenate: true,
                     },
                 indirect: false,
-            } => self
-                .elements(&format!("{name}[@]"))
-                .map(|s| Seg {
-                    split: !quoted,
-                    ..s
-                })
-                .unwrap_or_else(dynamic),
+            } => {
+                // quoted, the elements are joined with the first character of IFS
+                let sep = match self.env.get("IFS") {
+                    Some(Some(ifs)) if quoted => ifs.chars().next(),
+                    Some(Some(_)) | None => Some(' '),
+                    Some(None) => None,
+                };
+                match (self.elements(&format!("{name}[@]")), sep) {
+                    (Some(s), Some(c)) => Seg {
+                        text: if quoted && c != ' ' {
+                            s.text.split(' ').collect::<Vec<_>>().join(&c.to_string())
+                        } else {
+                            s.text
+                        },
+                        split: !quoted,
+                        dynamic: s.dynamic,
+                    },
+                    _ => dynamic(),
+                }
+            }
             ParameterExpr::Parameter {
                 parameter:
                     Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate: false }),
@@ -389,6 +402,32 @@ impl Norm<'_> {
             }
             // `${x:1:3}`, `${PATH:0:1}`: a substring of a known value, or the `/` that
             // starts a well-known path variable.
+            // `${arr[@]:1:2}`: a slice of a known array's elements
+            ParameterExpr::Substring {
+                parameter: Parameter::NamedWithAllIndices { name, .. },
+                indirect: false,
+                offset,
+                length,
+            } => {
+                let off = offset.value.trim().parse::<usize>().ok();
+                let len = match length {
+                    Some(l) => l.value.trim().parse::<usize>().ok().map(Some),
+                    None => Some(None),
+                };
+                match (self.elements(&format!("{name}[@]")), off, len) {
+                    (Some(seg), Some(off), Some(len)) => {
+                        let items: Vec<&str> = seg.text.split_whitespace().collect();
+                        let end =
+                            len.map_or(items.len(), |l| off.saturating_add(l).min(items.len()));
+                        Seg {
+                            text: items.get(off.min(end)..end).unwrap_or(&[]).join(" "),
+                            dynamic: false,
+                            split: true,
+                        }
+                    }
+                    _ => dynamic(),
+                }
+            }
             ParameterExpr::Substring {
                 parameter: Parameter::Named(n),
                 indirect: false,
@@ -594,7 +633,10 @@ impl Norm<'_> {
         let start = self.commands.len();
         let issues = self.issues.len();
         let inner = frame.nested(Origin::CommandSubstitution, span);
+        // a substitution runs in a subshell: what it assigns (`$(IFS=/; echo …)`) is gone after
+        self.begin_branch();
         let _ = self.parse_text(body, &inner);
+        self.end_scope();
         if self.commands.len() == start && self.issues.len() == issues {
             // Runs nothing, so outputs nothing: ``` ``rm -rf / ``` is `rm -rf /`.
             return lit("");

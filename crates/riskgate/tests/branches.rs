@@ -85,6 +85,21 @@ fn a_test_of_values_the_script_fixed_takes_one_branch() {
 }
 
 #[test]
+fn arrays_sliced_and_joined_and_substitutions_that_assign() {
+    at_least_high(&[
+        // `${cmd[@]:0:2}` is `r m`, printed together as `rm`
+        "cmd=(r m r f)\n\"$(printf '%s' \"${cmd[@]:0:2}\")\" -\"$(printf '%s' \"${cmd[@]:2}\")\" /etc",
+        // `"${parts[*]}"` joined with IFS's first character; the IFS set in the
+        // substitution does not outlive it
+        "parts=(\"$HOME\" \".kube\")\nvictim=$(IFS=/; echo \"${parts[*]}\")\ncmd=(r m r f)\n\"$(printf '%s' \"${cmd[@]:0:2}\")\" -\"$(printf '%s' \"${cmd[@]:2}\")\" \"$victim\"",
+    ]);
+    at_most(
+        RiskLevel::Low,
+        &["files=(a.log b.log c.log)\nls -l \"${files[@]:1}\""],
+    );
+}
+
+#[test]
 fn eval_of_text_with_a_substitution_still_runs_its_program() {
     at_least_high(&[
         "eval \"sudo userdel -rf $(whoami)\"",
