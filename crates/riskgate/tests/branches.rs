@@ -5,23 +5,10 @@
 //! loops written over several lines, and a usage message printed by `cat <<EOF`. Commands are
 //! strings only; nothing is run.
 
-use riskgate::{Engine, RiskLevel};
+mod support;
 
-fn level(cmd: &str) -> RiskLevel {
-    Engine::builtin().assess_command(cmd).level
-}
-
-fn at_least_high(cmds: &[&str]) {
-    for cmd in cmds {
-        assert!(level(cmd) >= RiskLevel::High, "{cmd}: {:?}", level(cmd));
-    }
-}
-
-fn at_most(max: RiskLevel, cmds: &[&str]) {
-    for cmd in cmds {
-        assert!(level(cmd) <= max, "{cmd}: {:?}", level(cmd));
-    }
-}
+use riskgate::RiskLevel;
+use support::{at_least_high, at_most};
 
 #[test]
 fn a_variable_a_branch_may_change_is_no_longer_known() {

