@@ -342,11 +342,7 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
                 "new-session" | "new" | "new-window" | "neww" | "split-window" | "splitw"
                 | "respawn-pane" | "respawnp" | "respawn-window" | "respawnw" | "run-shell"
                 | "run" => rest.join(" "),
-                "send-keys" | "send" => rest
-                    .into_iter()
-                    .filter(|a| !matches!(*a, "Enter" | "C-m" | "KPEnter"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
+                "send-keys" | "send" => typed_text(program, &args).unwrap_or_default(),
                 _ => String::new(),
             };
             if !text.is_empty() {

@@ -444,14 +444,9 @@ const SPAWNERS: [&str; 7] = [
 /// command and returns what it prints (`os.popen("…").read()`, `subprocess.check_output(…)`,
 /// `execSync("…")`).
 fn output_of(text: &str) -> Option<String> {
-    const RETURNS_OUTPUT: [&str; 6] = [
-        "os.popen(",
-        "check_output(",
-        "getoutput(",
-        "execSync(",
-        "run_output(",
-        "popen(",
-    ];
+    // `subprocess.check_output(`, `subprocess.getoutput(`, `child_process.execSync(`,
+    // `os.popen(` (the suffix is enough)
+    const RETURNS_OUTPUT: [&str; 4] = ["check_output(", "getoutput(", "execSync(", "popen("];
     let (k, needle) = RETURNS_OUTPUT
         .iter()
         .find_map(|n| text.find(n).map(|k| (k, *n)))?;

@@ -111,22 +111,10 @@ pub(crate) fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool 
         .iter()
         .any(|w| PROTECTION_NOUNS.iter().any(|p| w.starts_with(p)))
     {
-        out.push(Found {
-            effect: super::winident::cmdlet_scope(
-                v,
-                Effect::new(
-                    0,
-                    EffectKind::Security,
-                    Target {
-                        class: TargetClass::Machine,
-                        text: program.to_string(),
-                        environment: None,
-                    },
-                ),
-            ),
-            weight: 0,
-            guessed: true,
-        });
+        out.push(machine_found(super::winident::cmdlet_scope(
+            v,
+            machine_effect(EffectKind::Security, program),
+        )));
         return true;
     }
     // machines stopped hard or all at once (`Get-VM | Stop-VM -TurnOff`): their power cut
@@ -141,19 +129,7 @@ pub(crate) fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool 
             || v.has_flag("-All")
             || v.stdin_program.is_some_and(|p| p.starts_with("Get-")))
     {
-        out.push(Found {
-            effect: Effect::new(
-                0,
-                EffectKind::Power,
-                Target {
-                    class: TargetClass::Machine,
-                    text: program.to_string(),
-                    environment: None,
-                },
-            ),
-            weight: 0,
-            guessed: true,
-        });
+        out.push(machine_found(machine_effect(EffectKind::Power, program)));
         return true;
     }
     let kind = match verb {
@@ -201,6 +177,28 @@ pub(crate) fn unknown_cmdlet(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool 
         guessed: true,
     });
     true
+}
+
+/// An effect of `kind` on the machine itself, named by the cmdlet `program`.
+fn machine_effect(kind: EffectKind, program: &str) -> Effect {
+    Effect::new(
+        0,
+        kind,
+        Target {
+            class: TargetClass::Machine,
+            text: program.to_string(),
+            environment: None,
+        },
+    )
+}
+
+/// A guessed finding of the verb model for `effect`.
+fn machine_found(effect: Effect) -> Found {
+    Found {
+        effect,
+        weight: 0,
+        guessed: true,
+    }
 }
 
 #[cfg(test)]
