@@ -144,6 +144,13 @@ def main():
             lines = [l.rstrip("\n") for l in f if l.strip()]
         real = lines[::len(lines) // 20][:20] if lines else []
     write("shell_parse", SHELL + real)
+    # Text at the 1 KB bound, nested at most twice: long lists, pipelines, words, quotes,
+    # escapes and substitutions, closed and left open.
+    units = ["a", ".", "eval", "x=1", "\\", "'a b'", "$X", ">a", "!", "$(a)", "\"$(a $(b))\"",
+             "${a:-$(b)}", "`a`", "(a)", "@(a|b)", "$(@(", "$((", "$( (", "\"$(", "${x:-"]
+    flat = [sep.join([w] * (1024 // (len(w) + len(sep)))) for w in units
+            for sep in [" ", ";", "|", "&&", "\n"]]
+    write("shell_tame", [l for l in SHELL + real if len(l) <= 1024] + flat)
     # The first byte picks the dialect / language.
     write("sql", [bytes([k % 4]) + s.encode() for k, s in enumerate(SQL)])
     write("code", [bytes([k % 7]) + s.encode() for k, s in enumerate(CODE)]

@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz-short.sh [SECONDS]      # per target; default 20 (or $FUZZ_SECONDS)
 #
-# Targets: shell_parse (riskgate_shell::parse), windows_parse (its PowerShell and cmd.exe
+# Targets: shell_parse (riskgate_shell::parse), shell_tame (the same on text read without
+# the watchdog's worker), windows_parse (its PowerShell and cmd.exe
 # normalizers), hook_payload (the five agents' payload
 # parsers), sql (assess_sql, every dialect), code (RiskAssessor::assess_code). Each runs for
 # SECONDS with -rss_limit_mb=256 (a process over 256 MiB is a failure) and -timeout=2 (one
@@ -19,7 +20,7 @@ SECS="${1:-${FUZZ_SECONDS:-20}}"
 # libFuzzer's random seed: 0 (the default) picks one; CI fixes it so that its short run
 # explores the same inputs every time (FUZZ_SEED=1 in .ci/run).
 SEED="${FUZZ_SEED:-0}"
-TARGETS=(shell_parse windows_parse hook_payload sql code)
+TARGETS=(shell_parse shell_tame windows_parse hook_payload sql code)
 
 if ! cargo +nightly --version >/dev/null 2>&1; then
   echo "fuzz-short: the nightly toolchain is missing (rustup toolchain list)" >&2

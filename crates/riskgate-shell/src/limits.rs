@@ -608,6 +608,11 @@ impl crate::ctx::Norm<'_> {
             let _ = self.flat_extract(raw, &inner);
             return Err(m);
         }
+        if !crate::watchdog::admit(raw, frame.depth) {
+            // An inline run met a word it may not parse here: the input goes to a worker.
+            self.brush_off = true;
+            return Err("not parsed here: handed to a worker".into());
+        }
         let opts = crate::words::parser_options();
         let parsed = if heredoc {
             brush_parser::word::parse_heredoc(raw, &opts)

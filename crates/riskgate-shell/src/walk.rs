@@ -26,6 +26,11 @@ impl Norm<'_> {
         if frame.depth > 0 {
             self.note_script(text);
         }
+        if !crate::watchdog::admit(text, frame.depth) {
+            // An inline run met text it may not parse here: the input goes to a worker.
+            self.brush_off = true;
+            return None;
+        }
         if let Err(m) = limits::check_program(text) {
             self.limit(m);
             let r = self.fallback_only(text, frame);
@@ -51,6 +56,7 @@ impl Norm<'_> {
                 // reading, when that parses
                 if let Some(alt) = crate::othershell::zsh_to_bash(text)
                     .or_else(|| crate::othershell::fish_to_bash(text))
+                    && crate::watchdog::admit(&alt, frame.depth)
                 {
                     let mut parser =
                         brush_parser::Parser::new(std::io::Cursor::new(alt.as_bytes()), &opts);

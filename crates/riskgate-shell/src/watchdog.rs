@@ -11,7 +11,16 @@
 //! workers still burn a core until their call ends, so at most [`MAX_ABANDONED`] may exist at
 //! once; past that, inputs skip the parser and get the linear scan alone (incomplete), so a
 //! long-running process (`scan`, the hook server) cannot be made to pile them up.
+//!
+//! Handing a command to a worker costs a thread wake-up each way (about 70 µs on a virtual
+//! machine, ten times the assessment of `ls -la`). So an input whose every parser call is on
+//! [`tame`] text runs on the caller's own thread: short text, nested at most twice, every
+//! construct closed, no here-documents or compound keywords, at a shallow depth of
+//! normalization. On such text the parser's cost is linear in its length (it is exponential
+//! only in nesting, on constructs left open), so it cannot run away. The doors to the parser ask [`admit`]; the first text that is not
+//! tame ends the inline run, its result is dropped and the input goes to a worker.
 
+use std::cell::Cell;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -36,7 +45,98 @@ static ABANDONED: AtomicUsize = AtomicUsize::new(0);
 /// Workers waiting for work.
 static IDLE: Mutex<Vec<Worker>> = Mutex::new(Vec::new());
 
+/// Longest text an inline run may hand to the parser (the parser costs up to 30 µs a token,
+/// so at most a few milliseconds).
+pub(crate) const MAX_TAME_BYTES: usize = 1024;
+/// Deepest normalization level (`sh -c '…'` inside `bash -c "…"` is 2) an inline run may
+/// reach: the caller's thread may have a small stack.
+pub(crate) const MAX_TAME_DEPTH: u32 = 2;
+
+/// Where this thread's normalization runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Inline {
+    /// On a worker (or not normalizing): every door is open.
+    Off,
+    /// On the caller's thread: only tame text may pass.
+    On,
+    /// An inline run met text that was not tame: its result will be dropped.
+    Escaped,
+}
+
+thread_local! {
+    static INLINE: Cell<Inline> = const { Cell::new(Inline::Off) };
+}
+
+/// Whether the parser may be given `text` at normalization depth `depth` on this thread. On
+/// a worker always; in an inline run only [`tame`] text at depth [`MAX_TAME_DEPTH`] or less.
+/// A refusal ends the inline run: the caller should stop parsing (its result is dropped).
+pub(crate) fn admit(text: &str, depth: u32) -> bool {
+    match INLINE.get() {
+        Inline::Off => true,
+        Inline::Escaped => false,
+        Inline::On if depth <= MAX_TAME_DEPTH && tame(text) => true,
+        Inline::On => {
+            INLINE.set(Inline::Escaped);
+            false
+        }
+    }
+}
+
+/// Words that open or continue a compound command (or a test with its own grammar) when
+/// they start a command.
+const COMPOUND_WORDS: &[&str] = &[
+    "if", "then", "elif", "else", "fi", "while", "until", "do", "done", "for", "in", "case",
+    "esac", "select", "function", "coproc", "time", "[[", "]]",
+];
+
+/// Deepest nesting (parentheses, braces, brackets, backquotes, compound keywords: as
+/// [`crate::limits::check_depth_below`] counts, quotes not followed) of tame text.
+pub(crate) const MAX_TAME_NESTING: usize = 2;
+
+/// Text the parser reads in time linear in its length, whatever it holds: at most
+/// [`MAX_TAME_BYTES`], nested at most [`MAX_TAME_NESTING`] deep, every parenthesis, brace and
+/// backquote closed (counted without following quotes), no here-document or here-string
+/// (`<<`), no `$[`, and no compound keyword where a command starts (again without following
+/// quotes, so more places count as starts than bash would see). The parser backtracks
+/// exponentially only in nesting depth, on constructs left open (see [`crate::limits`]).
+pub(crate) fn tame(text: &str) -> bool {
+    if text.len() > MAX_TAME_BYTES || text.contains("<<") || text.contains("$[") {
+        return false;
+    }
+    let count = |c: char| text.chars().filter(|&x| x == c).count();
+    let closed = count('(') == count(')') && count('{') == count('}') && count('`') % 2 == 0;
+    closed
+        && crate::limits::check_depth_below(text, MAX_TAME_NESTING).is_ok()
+        && text
+            .split([';', '&', '|', '\n', '(', '`', '{', '}'])
+            .all(|command| {
+                let first = command.split_ascii_whitespace().find(|w| *w != "!");
+                !first.is_some_and(|w| COMPOUND_WORDS.contains(&w))
+            })
+}
+
+/// Runs its body inline: the thread's state is restored however the body ends.
+struct InlineRun;
+
+impl InlineRun {
+    fn start() -> Self {
+        INLINE.set(Inline::On);
+        InlineRun
+    }
+    /// Whether every parser door the run met admitted its text.
+    fn stayed_tame(&self) -> bool {
+        INLINE.get() == Inline::On
+    }
+}
+
+impl Drop for InlineRun {
+    fn drop(&mut self) {
+        INLINE.set(Inline::Off);
+    }
+}
+
 struct Job {
+    norm: NormFn,
     input: String,
     limits: Limits,
     shell: Option<Shell>,
@@ -78,15 +178,23 @@ pub(crate) fn run(
     shell: Option<Shell>,
     norm: NormFn,
 ) -> Result<ParsedCommand, Stopped> {
+    if INLINE.get() == Inline::Off && tame(input) {
+        let run = InlineRun::start();
+        let parsed = norm(input, limits, shell);
+        if run.stayed_tame() {
+            return Ok(parsed);
+        }
+    }
     if ABANDONED.load(Ordering::SeqCst) >= MAX_ABANDONED {
         return Err(Stopped::Busy);
     }
-    let Some(worker) = take_idle().or_else(|| spawn(norm)) else {
+    let Some(worker) = take_idle().or_else(spawn) else {
         // No thread to be had: run here, unbounded by the watchdog (the pre-scans and the
         // cooperative budget still apply).
         return Ok(norm(input, limits, shell));
     };
     let job = Job {
+        norm,
         input: input.to_string(),
         limits: *limits,
         shell,
@@ -122,7 +230,7 @@ fn put_idle(worker: Worker) {
     }
 }
 
-fn spawn(norm: NormFn) -> Option<Worker> {
+fn spawn() -> Option<Worker> {
     let (jobs, job_rx) = mpsc::channel::<Job>();
     let (result_tx, results) = mpsc::channel::<ParsedCommand>();
     std::thread::Builder::new()
@@ -130,7 +238,7 @@ fn spawn(norm: NormFn) -> Option<Worker> {
         .stack_size(STACK_BYTES)
         .spawn(move || {
             while let Ok(job) = job_rx.recv() {
-                let parsed = norm(&job.input, &job.limits, job.shell);
+                let parsed = (job.norm)(&job.input, &job.limits, job.shell);
                 if result_tx.send(parsed).is_err() {
                     // Abandoned: the caller gave up on this call.
                     ABANDONED.fetch_sub(1, Ordering::SeqCst);
@@ -145,6 +253,7 @@ fn spawn(norm: NormFn) -> Option<Worker> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::thread::ThreadId;
 
     fn slow(input: &str, _: &Limits, _: Option<Shell>) -> ParsedCommand {
         std::thread::sleep(Duration::from_millis(input.len() as u64));
@@ -157,12 +266,103 @@ mod tests {
             max_time: Duration::from_millis(10),
             ..Limits::default()
         };
-        // 400 ms of work against a 10 + 100 ms deadline.
+        // 400 ms of work against a 10 + 100 ms deadline (not tame: it goes to a worker).
         assert_eq!(
-            run(&"x".repeat(400), &limits, None, slow).err(),
+            run(&"(".repeat(400), &limits, None, slow).err(),
             Some(Stopped::Deadline)
         );
         // A quick call right after is answered (by another worker).
-        assert!(run("x", &limits, None, slow).is_ok());
+        assert!(run("(", &limits, None, slow).is_ok());
+    }
+
+    static SEEN: Mutex<Vec<(String, ThreadId)>> = Mutex::new(Vec::new());
+
+    /// Records where it ran; a text ending in `#decoded` has its parser doors asked about a
+    /// nested text (as a decoded payload would be).
+    fn where_run(input: &str, _: &Limits, _: Option<Shell>) -> ParsedCommand {
+        if input.ends_with("#decoded") {
+            admit("$($($(rm -rf /)))", 0);
+        }
+        if let Ok(mut seen) = SEEN.lock() {
+            seen.push((input.to_string(), std::thread::current().id()));
+        }
+        crate::parse("true")
+    }
+
+    fn threads_of(input: &str) -> Vec<ThreadId> {
+        let seen = SEEN.lock().map(|s| s.clone()).unwrap_or_default();
+        seen.into_iter()
+            .filter(|(i, _)| i == input)
+            .map(|(_, t)| t)
+            .collect()
+    }
+
+    #[test]
+    fn tame_text_runs_on_the_callers_thread_and_the_rest_on_a_worker() {
+        let me = std::thread::current().id();
+        let limits = Limits::default();
+        assert!(run("ls -la /tmp", &limits, None, where_run).is_ok());
+        assert_eq!(threads_of("ls -la /tmp"), vec![me]);
+        assert!(run("(((ls -la /tmp)))", &limits, None, where_run).is_ok());
+        let t = threads_of("(((ls -la /tmp)))");
+        assert_eq!(t.len(), 1);
+        assert_ne!(t[0], me);
+        // Tame at the top, but a door meets nested text: the inline result is dropped and a
+        // worker answers.
+        assert!(run("sh #decoded", &limits, None, where_run).is_ok());
+        let t = threads_of("sh #decoded");
+        assert_eq!(t.len(), 2, "{t:?}");
+        assert_eq!(t[0], me);
+        assert_ne!(t[1], me);
+        // The thread is left as it was found.
+        assert_eq!(INLINE.get(), Inline::Off);
+    }
+
+    #[test]
+    fn what_nests_is_not_tame() {
+        for t in [
+            "ls -la",
+            "git status --short",
+            "find . -name '*.o' -exec rm {} \\;",
+            "rm -rf \"$HOME\"/x && echo ok || true",
+            "a | b > c 2>&1 &",
+            "make && echo done",
+            "grep -w if x.c",
+            "./configure --for x",
+            "echo $(date +%F)",
+            "kill $(pgrep -f 'a b')",
+            "echo \"$(basename \"$(pwd)\")\"",
+            "find . -exec rm {} +",
+            "(cd x && make)",
+            "echo `id`",
+            "echo ${x:-y}",
+        ] {
+            assert!(tame(t), "{t}");
+        }
+        for t in [
+            "echo $(a $(b $(c)))",
+            "((((x))))",
+            "echo $(",
+            "echo ${x",
+            "echo `id",
+            "cat <<EOF",
+            "grep x <<< y",
+            "echo $[1+2]",
+            "if true; then ls; fi",
+            "while :; do :; done",
+            "for i in a; do :; done",
+            "case x in",
+            "[[ -n x ]]",
+            "time ls",
+            "coproc ls",
+            "echo $(if x)",
+            &"x ".repeat(600),
+            "ls; ! if x",
+            "a &&\n  while x",
+            "x | select y",
+            "f() { if x; }",
+        ] {
+            assert!(!tame(t), "{t}");
+        }
     }
 }

@@ -687,6 +687,9 @@ fn recut_substitution(raw: &str, start: usize, end: usize, body: &str) -> Option
 
 /// Whether `text` parses as a whole script.
 fn complete_script(text: &str) -> bool {
+    if !crate::watchdog::admit(text, 0) {
+        return false;
+    }
     let opts = parser_options();
     let mut parser = brush_parser::Parser::new(std::io::Cursor::new(text.as_bytes()), &opts);
     parser.parse_program().is_ok()
