@@ -53,8 +53,19 @@ pub struct Project {
     pub riskgate_bins: Vec<PathBuf>,
 }
 
+/// Names whose meaning depends on the process that opens them (`/dev/fd/3` is the command's
+/// descriptor 3): following their links here would name riskgate's own process instead.
+const PER_PROCESS: &[&str] = &[
+    "/proc/self",
+    "/proc/thread-self",
+    "/dev/fd",
+    "/dev/stdin",
+    "/dev/stdout",
+    "/dev/stderr",
+];
+
 /// `path` made absolute against `cwd`, `~` expanded, `.`/`..` resolved, symbolic links of the
-/// longest existing ancestor followed.
+/// longest existing ancestor followed (except in per-process names such as `/dev/fd/3`).
 pub fn resolve(path: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
     let expanded = match (path.strip_prefix("~/"), home) {
         (Some(rest), Some(h)) => h.join(rest),
@@ -75,6 +86,9 @@ pub fn resolve(path: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
             Component::CurDir => {}
             other => lexical.push(other),
         }
+    }
+    if PER_PROCESS.iter().any(|p| lexical.starts_with(p)) {
+        return lexical;
     }
     let mut existing = lexical.as_path();
     let mut rest: Vec<&std::ffi::OsStr> = Vec::new();
@@ -690,6 +704,20 @@ mod tests {
         assert!(ids("C:/Users/Public/notes.txt").is_empty());
         assert!(ids("D:/build/out/app.obj").is_empty());
         assert!(windows_write_findings("src/main.rs", WriteOp::Write).is_none());
+    }
+
+    #[test]
+    fn per_process_names_are_not_followed_into_riskgates_own_process() {
+        let cwd = Path::new("/");
+        assert_eq!(resolve("/dev/fd/3", cwd, None), PathBuf::from("/dev/fd/3"));
+        assert_eq!(
+            resolve("/proc/self/fd/../environ", cwd, None),
+            PathBuf::from("/proc/self/environ")
+        );
+        assert_eq!(
+            resolve("/dev/stdout", cwd, None),
+            PathBuf::from("/dev/stdout")
+        );
     }
 
     fn project(dir: &Path) -> Project {
