@@ -9,6 +9,7 @@
 use crate::Shell;
 use crate::model::Word;
 
+mod anycode;
 pub(crate) mod awk;
 mod gitcfg;
 mod jvm;
@@ -401,8 +402,9 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
         }
         p if unread::code(p, &args).is_some() => {
             if let Some(code) = unread::code(p, &args) {
-                for c in unread::commands(code) {
-                    out.push(emb(program, &c, None));
+                let cmds = unread::commands(code);
+                if !cmds.is_empty() {
+                    out.push(emb(program, &cmds.join("\n"), None));
                 }
             }
         }
@@ -473,6 +475,17 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
         }
         _ => {}
     }
+    // a second, language-neutral reading of code read here in part (see `anycode`)
+    // (one script, so that a file downloaded by one call and run by the next is one flow)
+    for code in partly_read_code(program, &args) {
+        let new: Vec<String> = anycode::commands(code)
+            .into_iter()
+            .filter(|c| !out.iter().any(|e| e.text == *c))
+            .collect();
+        if !new.is_empty() {
+            out.push(emb(program, &new.join("\n"), None));
+        }
+    }
     out
 }
 
@@ -492,6 +505,17 @@ pub(crate) fn translates_stdin(program: &str, argv: &[Word]) -> bool {
             !positional && !argv.iter().any(|w| w.text == "-e")
         }
         "Rscript" | "rscript" => argv.iter().skip(1).any(|w| w.text == "-"),
+        p if unread::reads_stdin(
+            p,
+            &argv
+                .iter()
+                .skip(1)
+                .map(|w| w.text.as_str())
+                .collect::<Vec<_>>(),
+        ) =>
+        {
+            true
+        }
         "R" => !argv
             .iter()
             .any(|w| w.text == "-e" || w.text == "-f" || w.text.starts_with("--file")),
@@ -511,16 +535,73 @@ pub(crate) fn translates_script_file(program: &str) -> bool {
 /// The commands a script read from standard input by `program` runs (see
 /// [`translates_stdin`]).
 pub(crate) fn stdin_commands(program: &str, script: &str) -> Vec<String> {
-    match program {
+    let mut out = match program {
         "jshell" | "groovysh" => jvm::commands(script),
         "Rscript" | "rscript" | "R" => rlang::r_commands(script),
-        "diskpart" => crate::windows::cmd::diskpart_commands(script),
-        _ => {
+        "diskpart" => return crate::windows::cmd::diskpart_commands(script),
+        "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => {
             let mut out = called_strings(script, &["os.execute", "io.popen"]);
             out.extend(lua::lua_commands(script));
             out
         }
+        _ => unread::commands(script),
+    };
+    // the language-neutral reading too (`unread::commands` is that reading already)
+    if matches!(program, "jshell" | "groovysh" | "Rscript" | "rscript" | "R")
+        || program.starts_with("lua")
+    {
+        for c in anycode::commands(script) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
     }
+    out
+}
+
+/// The code of interpreters whose own reader covers part of their language (JVM, Lua, R,
+/// AppleScript, Emacs Lisp, awk, `php artisan tinker`), for [`anycode`]'s second reading.
+fn partly_read_code<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
+    match program {
+        "groovy" | "kotlinc" | "kotlin" | "kotlinc-jvm" | "Rscript" | "rscript" | "R" | "r" => {
+            one_liner_code("ruby", args)
+        }
+        "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => one_liner_code("lua", args),
+        "osascript" => option_values(args, &["-e"]),
+        "emacs" | "emacsclient" => option_values(args, &["--eval", "-eval"]),
+        "php" if args.contains(&"tinker") => option_values(args, &["--execute"]),
+        "php" | "node" | "nodejs" | "bun" | "deno" => one_liner_code(program, args),
+        "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
+            // the program text: the first word that is not an option or an option's value
+            let mut i = 0;
+            while let Some(a) = args.get(i) {
+                match *a {
+                    "-f" | "--file" => return Vec::new(),
+                    "-F" | "-v" | "--assign" | "--field-separator" => i += 2,
+                    "--" => return args.get(i + 1).copied().into_iter().collect(),
+                    a if a.starts_with('-') && a.len() > 1 => i += 1,
+                    a => return vec![a],
+                }
+            }
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The values of `opts` in `args` (`-e V`, `--eval V`, `--eval=V`).
+fn option_values<'a>(args: &[&'a str], opts: &[&str]) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (k, a) in args.iter().enumerate() {
+        if opts.contains(a) {
+            out.extend(args.get(k + 1).copied());
+        } else if let Some((flag, v)) = a.split_once('=')
+            && opts.contains(&flag)
+        {
+            out.push(v);
+        }
+    }
+    out
 }
 
 /// A vim command that runs a shell command: `!CMD`, `:!CMD`, `silent !CMD`, `r !CMD`.

