@@ -404,6 +404,12 @@ pub const BUILD_OUTPUTS: &[&str] = &[
     "cover_db",
 ];
 
+/// Whether `p` is a device that is a data sink or source, not a disk: `/dev/null`,
+/// `/dev/stdout`, `/dev/tty`, a descriptor `/dev/fd/N` …
+pub fn is_harmless_device(p: &str) -> bool {
+    HARMLESS_DEVICES.contains(&p) || p.starts_with("/dev/fd/")
+}
+
 /// Devices that are data sinks or sources, not disks.
 const HARMLESS_DEVICES: &[&str] = &[
     "/dev/null",
@@ -581,7 +587,7 @@ pub fn classify_path(path: &str) -> TargetClass {
         return TargetClass::UserData;
     }
     if p.starts_with('/') {
-        if HARMLESS_DEVICES.contains(&p) || p.starts_with("/dev/fd/") || p.starts_with("/dev/shm") {
+        if is_harmless_device(p) || p.starts_with("/dev/shm") {
             return TargetClass::Temp;
         }
         if let Some(dev) = p.strip_prefix("/dev/") {

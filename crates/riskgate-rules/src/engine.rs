@@ -300,7 +300,9 @@ impl CommandEngine {
             let (dev, reducer, settings) = match hit {
                 Hit::Command(i) => (
                     env == Some(Environment::Dev),
-                    sinks::reducer(views, i).or_else(|| views.get(i).and_then(sinks::own_field)),
+                    sinks::reducer(views, i)
+                        .or_else(|| views.get(i).and_then(sinks::own_field))
+                        .or_else(|| views.get(i).and_then(sinks::shows_no_content)),
                     views
                         .get(i)
                         .is_some_and(|v| rcappend::appends_only_settings(v.cmd)),

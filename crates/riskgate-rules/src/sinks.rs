@@ -56,6 +56,31 @@ pub(crate) fn reducer(views: &[CommandView<'_>], i: usize) -> Option<String> {
     Some(consumer.canonical.clone())
 }
 
+/// A search of named files that prints a count or nothing (`grep -c '' .env`, `grep -q
+/// '^API_KEY=' .env`): its own output shows no secret value. A recursive search is not one:
+/// the names it finds are where the secrets are (`grep -rl 'BEGIN RSA PRIVATE KEY' /home`).
+pub(crate) fn shows_no_content(v: &CommandView<'_>) -> Option<String> {
+    let reduced = matches!(v.cmd.program.as_str(), "grep" | "egrep" | "fgrep" | "rg")
+        && v.flags
+            .iter()
+            .any(|f| matches!(*f, "-c" | "--count" | "-q" | "--quiet" | "--silent"))
+        && !v.flags.iter().any(|f| {
+            matches!(
+                *f,
+                "-r" | "-R"
+                    | "--recursive"
+                    | "--dereference-recursive"
+                    | "-l"
+                    | "--files-with-matches"
+                    | "-L"
+                    | "--files-without-match"
+                    | "--passthru"
+                    | "--json"
+            )
+        });
+    reduced.then(|| v.canonical.clone())
+}
+
 /// The one field a secret-store read selects with its own option, when its name is not
 /// secret-looking (`vault kv get -field=username …`, `op item get X --fields username`): the
 /// command prints that field only.

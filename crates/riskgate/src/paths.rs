@@ -434,8 +434,7 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
         || s.starts_with("/etc/sudoers.d/")
         || s.starts_with("/etc/pam.d/")
         || s.starts_with("/boot/")
-        || (s.starts_with("/dev/")
-            && !["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty"].contains(&s));
+        || (s.starts_with("/dev/") && !riskgate_model::effect::is_harmless_device(s));
     if critical_system {
         push(
             "path.system-critical",
@@ -525,7 +524,9 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
     // logins above applies to it.
     let backup = op == WriteOp::Write && is_backup_name(&b);
     if rel.is_none() && !backup {
-        let in_temp = project.temp.iter().any(|t| abs.starts_with(t));
+        // a data sink or source (`/dev/null`, `/dev/stdout`, `/dev/fd/3`) is no file at all
+        let in_temp = project.temp.iter().any(|t| abs.starts_with(t))
+            || riskgate_model::effect::is_harmless_device(s);
         let in_home = project.home.as_ref().is_some_and(|h| abs.starts_with(h));
         if project.in_home(&abs, &CREDENTIALS) {
             push(
