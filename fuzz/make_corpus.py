@@ -37,6 +37,13 @@ SHELL = [
     "jshell <<< 'Runtime.getRuntime().exec(new String[]{\"sh\",\"-c\",\"rm -rf ~\"})'",
     "echo '" + "new ProcessBuilder(" * 500 + "'| jshell -",
     "groovy -e '" + "[" * 3000 + "].execute()'",
+    # code of any language read by its calls (embedded/anycode): deep forms, long concatenations
+    "julia -e '" + "f(" * 3000 + "run(`rm -rf /`)" + ")" * 3000 + "'",
+    "clojure -e '" + "(a " * 3000 + "(sh \"rm\" \"-rf\" \"/\")" + ")" * 3000 + "'",
+    "octave --eval 'system(" + "\"a\" + " * 4000 + "\"b\")'",
+    "elixir -e ':os.cmd(" + "x |> " * 2000 + "String.to_charlist())'",
+    "ghc -e '" + "removeDirectoryRecursive \"/" * 2000 + "'",
+    "echo '" + "x = \"a\"; " * 3000 + "File.delete(x)' | swift -",
 ]
 
 SQL = [
