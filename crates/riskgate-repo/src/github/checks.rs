@@ -3,6 +3,7 @@
 
 use riskgate_shell::{ParsedCommand, SimpleCommand, StdinSource};
 
+use super::untrusted::from_tainted_step;
 use crate::snippet::{Extracted, position_in};
 use crate::text::normalize_gha;
 
@@ -184,7 +185,7 @@ pub(crate) fn templates(
 }
 
 /// Whether a word holds a secret: a `secrets.*` template, or a variable of `env` (`$T`, `${T}`).
-fn mentions_secret_word(w: &str, env: &[String]) -> bool {
+pub(crate) fn mentions_secret_word(w: &str, env: &[String]) -> bool {
     if w.contains("TPL_SECRETS_") {
         return true;
     }
@@ -199,7 +200,7 @@ fn mentions_secret_word(w: &str, env: &[String]) -> bool {
     })
 }
 
-fn is_printer(c: &SimpleCommand) -> bool {
+pub(crate) fn is_printer(c: &SimpleCommand) -> bool {
     matches!(c.program.as_str(), "echo" | "printf" | "print")
 }
 
@@ -232,7 +233,7 @@ fn passes_through(c: &SimpleCommand) -> bool {
     )
 }
 
-fn writes_to_file(c: &SimpleCommand) -> bool {
+pub(crate) fn writes_to_file(c: &SimpleCommand) -> bool {
     c.redirects.iter().any(|r| {
         matches!(r.op.as_str(), ">" | ">>" | ">|" | "&>" | "&>>" | "1>")
             && !matches!(
@@ -330,25 +331,6 @@ fn sends_secret(c: &SimpleCommand, secret: &dyn Fn(&str) -> bool) -> bool {
         return true;
     }
     false
-}
-
-/// Whether an expression reads an output of a step in `tainted` (`steps.ID.outputs.X`).
-fn from_tainted_step(expr: &str, tainted: &[String]) -> bool {
-    let l = expr.to_ascii_lowercase();
-    tainted
-        .iter()
-        .any(|id| l.contains(&format!("steps.{}.outputs", id.to_ascii_lowercase())))
-}
-
-/// Whether a script puts untrusted text (an untrusted expression, or an output of a tainted
-/// step) into its step's outputs (`>> $GITHUB_OUTPUT`, the older `::set-output`).
-pub(crate) fn taints_outputs(script: &str, tainted: &[String]) -> bool {
-    let writes = script.contains("GITHUB_OUTPUT") || script.contains("::set-output");
-    writes
-        && normalize_gha(script)
-            .1
-            .iter()
-            .any(|t| is_untrusted(&t.expr) || from_tainted_step(&t.expr, tainted))
 }
 
 /// Whether a shell script dumps the whole environment (`env`, `printenv`, `export -p`,

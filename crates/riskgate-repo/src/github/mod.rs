@@ -8,8 +8,9 @@
 //! untrusted event text interpolated into a script, secrets dumped, printed or sent.
 
 mod checks;
+mod untrusted;
 
-use crate::snippet::{Extracted, Snippet, SnippetLang};
+use crate::snippet::{Extracted, Snippet, SnippetLang, position_in};
 use crate::text::{LineIndex, normalize_gha};
 use crate::yaml::{self, Node, scalar_lines};
 use riskgate_model::Language;
@@ -207,6 +208,9 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
             .and_then(Node::as_str)
             .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
     });
+    let uploaded = upload_paths(steps);
+    // the working tree holds an outsider's code (a pull request's head, a fork run's artifact)
+    let mut untrusted_code = false;
     for (i, step) in steps.items().iter().enumerate() {
         let label = step
             .get("name")
@@ -219,6 +223,17 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
             uses(out, u, &label);
             let action = u.as_str().unwrap_or("");
             let with = step.get("with");
+            let with_str = |k: &str| with.and_then(|w| w.get(k)).and_then(Node::as_str);
+            if job.pr_target
+                && ((action.starts_with("actions/checkout@")
+                    && with_str("ref").is_some_and(checks::names_pr_head))
+                    || (action.contains("download-artifact@")
+                        && ["run-id", "run_id"]
+                            .iter()
+                            .any(|k| with_str(k).is_some_and(|v| v.contains("workflow_run")))))
+            {
+                untrusted_code = true;
+            }
             if action.starts_with("actions/checkout@")
                 && let Some(r) = with.and_then(|w| w.get("ref"))
                 && r.as_str().is_some_and(checks::names_pr_head)
@@ -265,9 +280,28 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
             let shell_like = matches!(lang, SnippetLang::Shell);
             checks::templates(out, value, &lines, &label, &env, shell_like, &tainted);
             if let Some(id) = step.get("id").and_then(Node::as_str)
-                && checks::taints_outputs(value, &tainted)
+                && untrusted::taints_outputs(value, &tainted, &untrusted_env(step, &tainted))
             {
                 tainted.push(id.to_string());
+            }
+            if shell_like && !uploaded.is_empty() {
+                let (normalized, writes) = untrusted::secret_writes(value, &env);
+                for (at, file, shown) in writes {
+                    if uploaded.iter().any(|u| untrusted::uploads_file(u, &file)) {
+                        let pos = position_in(&normalized, &lines, at);
+                        out.notice_with("gha.secret-uploaded", pos, shown, &label, file);
+                    }
+                }
+            }
+            if job.pr_target && !untrusted_code && checks::fetches_pr_head(value) {
+                untrusted_code = true;
+            }
+            if job.pr_target && untrusted_code && shell_like {
+                let (normalized, runs) = untrusted::workspace_runs(value);
+                for (at, shown) in runs {
+                    let pos = position_in(&normalized, &lines, at);
+                    out.notice("gha.privileged-runs-pr-code", pos, shown, &label);
+                }
             }
             if shell_like && uploads && checks::dumps_environment(value) {
                 out.notice(
@@ -291,6 +325,43 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
             out.push(Snippet::new(label.clone(), text, lang, lines).named(job.name.clone()));
         }
     }
+}
+
+/// The paths (one a line) the `actions/upload-artifact` steps of a job upload.
+fn upload_paths(steps: &Node) -> Vec<String> {
+    steps
+        .items()
+        .iter()
+        .filter(|s| {
+            s.get("uses")
+                .and_then(Node::as_str)
+                .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
+        })
+        .filter_map(|s| s.get("with")?.get("path")?.as_str())
+        .flat_map(str::lines)
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .take(256)
+        .collect()
+}
+
+/// Names of a step's `env:` variables whose value is untrusted text.
+fn untrusted_env(step: &Node, tainted: &[String]) -> Vec<String> {
+    step.get("env")
+        .map(|e| {
+            e.str_entries()
+                .filter(|(_, v)| {
+                    v.as_str().is_some_and(|v| {
+                        normalize_gha(v).1.iter().any(|t| {
+                            checks::is_untrusted(&t.expr)
+                                || untrusted::from_tainted_step(&t.expr, tainted)
+                        })
+                    })
+                })
+                .map(|(k, _)| k.to_string())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// The privileged trigger of a workflow whose job runs the pull request's code is part of

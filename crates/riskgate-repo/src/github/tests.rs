@@ -142,3 +142,135 @@ fn untrusted_expressions() {
     assert!(!checks::is_untrusted("github.sha"));
     assert!(!checks::is_untrusted("github.event.pull_request.number"));
 }
+
+fn at(out: &Extracted, rule: &str) -> Vec<u32> {
+    out.notices
+        .iter()
+        .filter(|n| n.rule_id == rule)
+        .map(|n| n.line)
+        .collect()
+}
+
+#[test]
+fn privileged_jobs_that_run_the_outsiders_code() {
+    let head = "on: pull_request_target
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - run: npm ci
+      - uses: actions/checkout@v4
+        with:
+          ref: ${{ github.event.pull_request.head.sha }}
+      - run: npm ci --ignore-scripts
+      - run: |
+          gh pr comment 1 --body hi
+          yarn build
+          python setup.py sdist
+          ./scripts/deploy.sh
+          npm --version
+";
+    // before the checkout the tree is the base's; after it, installs with scripts, builds and
+    // the checkout's scripts run the pull request's code
+    assert_eq!(
+        at(&extract_workflow(head), "gha.privileged-runs-pr-code"),
+        [13, 14, 15]
+    );
+    let unprivileged = head.replace("pull_request_target", "pull_request");
+    assert!(
+        at(
+            &extract_workflow(&unprivileged),
+            "gha.privileged-runs-pr-code"
+        )
+        .is_empty()
+    );
+    let base = head.replace("${{ github.event.pull_request.head.sha }}", "main");
+    assert!(at(&extract_workflow(&base), "gha.privileged-runs-pr-code").is_empty());
+    let artifact = "on:
+  workflow_run:
+    workflows: [CI]
+    types: [completed]
+jobs:
+  r:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/download-artifact@v4
+        with:
+          run-id: ${{ github.event.workflow_run.id }}
+      - run: |
+          cat summary.txt
+          chmod +x ./report.sh
+          bash report.sh
+";
+    assert_eq!(
+        at(&extract_workflow(artifact), "gha.privileged-runs-pr-code"),
+        [15]
+    );
+}
+
+#[test]
+fn secrets_written_into_uploaded_files() {
+    let src = "on: push
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    env:
+      TOKEN: ${{ secrets.TOKEN }}
+    steps:
+      - run: |
+          echo \"A=${{ secrets.A }}\" >> out/creds.env
+          echo \"B=$TOKEN\" | tee debug.log
+          echo \"C=${{ secrets.C }}\" > \"$RUNNER_TEMP/c.env\"
+          echo \"plain\" >> out/notes.txt
+      - uses: actions/upload-artifact@v4
+        with:
+          path: |
+            out/
+            *.log
+";
+    let out = extract_workflow(src);
+    assert_eq!(at(&out, "gha.secret-uploaded"), [9, 10]);
+    let not_uploaded = src.replace(
+        "            out/\n            *.log\n",
+        "            dist/\n",
+    );
+    assert!(at(&extract_workflow(&not_uploaded), "gha.secret-uploaded").is_empty());
+    assert!(untrusted::uploads_file("./logs/**/*.log", "logs/a/b.log"));
+    assert!(untrusted::uploads_file(
+        "${GITHUB_WORKSPACE}/creds.env",
+        "./creds.env"
+    ));
+    assert!(!untrusted::uploads_file("logs/*.txt", "logs/a.log"));
+    assert!(!untrusted::uploads_file("!creds.env", "creds.env"));
+}
+
+#[test]
+fn step_outputs_are_tainted_only_by_what_they_carry() {
+    let wf = |script: &str, env: &str| {
+        format!(
+            "on: issues\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - id: c\n{env}        run: |\n{script}      - run: gh issue edit 1 --add-label \"${{{{ steps.c.outputs.label }}}}\"\n"
+        )
+    };
+    let tainted = |script: &str, env: &str| {
+        let out = extract_workflow(&wf(script, env));
+        out.notices
+            .iter()
+            .any(|n| n.rule_id == "gha.event-in-run" && n.matched.contains("steps.c"))
+    };
+    // the title is read, but what reaches the outputs is a constant
+    let constant = "          TITLE=\"${{ github.event.issue.title }}\"\n          if echo \"$TITLE\" | grep -qi crash; then echo \"label=bug\" >> \"$GITHUB_OUTPUT\"; fi\n";
+    assert!(!tainted(constant, ""));
+    let through_var = "          SLUG=$(echo \"${{ github.event.issue.title }}\" | tr ' ' '-')\n          L=\"x-$SLUG\"\n          echo \"label=$L\" >> \"$GITHUB_OUTPUT\"\n";
+    assert!(tainted(through_var, ""));
+    let direct = "          echo \"label=${{ github.event.issue.title }}\" >> $GITHUB_OUTPUT\n";
+    assert!(tainted(direct, ""));
+    let env = "        env:\n          T: ${{ github.event.issue.title }}\n";
+    assert!(tainted(
+        "          echo \"label=$T\" >> \"$GITHUB_OUTPUT\"\n",
+        env
+    ));
+    assert!(!tainted(
+        "          echo \"label=$TX\" >> \"$GITHUB_OUTPUT\"\n",
+        env
+    ));
+}
