@@ -365,6 +365,31 @@ pub const LOG_DIRS: &[&str] = &[
     "/Library/Logs",
 ];
 
+/// Package managers' and build tools' stores under the home, filled again by the next build
+/// (relative to `~`; the same list as `home_stores` in `rules/filesystem.yaml`).
+pub const HOME_STORES: &[&str] = &[
+    ".m2/repository",
+    ".ivy2/cache",
+    ".ivy2/local",
+    ".sbt/boot",
+    ".sbt/zinc",
+    ".cargo/registry",
+    ".cargo/git",
+    "go/pkg/mod",
+    ".gradle/caches",
+    ".gradle/wrapper/dists",
+    ".nuget/packages",
+    ".pub-cache",
+    ".julia/packages",
+    ".julia/compiled",
+    ".coursier/cache",
+    ".stack/snapshots",
+    ".stack/indices",
+    ".cabal/packages",
+    ".conan/p",
+    ".conan2/p",
+];
+
 /// Regenerable build outputs and caches (a path segment).
 pub const BUILD_OUTPUTS: &[&str] = &[
     "node_modules",
@@ -577,6 +602,7 @@ pub fn classify_path(path: &str) -> TargetClass {
             || rest.starts_with("Library/Caches")
             || rest.starts_with("Library/Developer/Xcode/DerivedData")
             || rest.starts_with(".npm/_cacache")
+            || HOME_STORES.iter().any(|d| under(rest, d))
             || has_segment(rest, &["node_modules", "__pycache__", "DerivedData"])
             // a project's build output under the home (`~/src/app/dist`), not the home's own
             // top directories (`~/build` may hold anything)
@@ -904,6 +930,11 @@ mod tests {
             ("~/**", Home),
             ("~/Downloads/x.zip", UserData),
             ("~/.cache/pip", BuildOutput),
+            ("~/.ivy2/local", BuildOutput),
+            ("~/.m2/repository/com/acme", BuildOutput),
+            // the store's parent holds settings and credentials
+            ("~/.m2", UserData),
+            ("~/.cargo/registry-notes", UserData),
             ("/usr/share/base-passwd/group.master", System),
             ("/etc", System),
             ("/etc/crontab", Persistence),

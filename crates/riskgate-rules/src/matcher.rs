@@ -36,6 +36,8 @@ pub(crate) struct CommandView<'a> {
     /// Its output is piped into a program that consumes it (`… | docker login
     /// --password-stdin`), not one that passes it on to the terminal (`cat`, `base64`, `tee` …).
     pub(crate) stdout_consumed: bool,
+    /// It downloads a file that a later command checks against a hash written in the script.
+    pub(crate) download_verified: bool,
 }
 
 /// Options whose value is a file the program reads as its input.
@@ -140,6 +142,7 @@ impl<'a> CommandView<'a> {
             index,
             cmd,
             stdout_consumed,
+            download_verified: crate::flow::download_verified(parsed, index),
             help: flags.contains(&"--help"),
             flags,
             positionals,
@@ -471,6 +474,9 @@ pub(crate) fn rule_matches_command(rule: &Rule, view: &CommandView<'_>) -> Optio
     if prints_only(rule) && (stdout_to_file(view.cmd) || view.stdout_consumed) {
         return None;
     }
+    if unverified_only(rule) && view.download_verified {
+        return None;
+    }
     match &rule.matcher {
         Matcher::Command(m) => command_matches(rule, m, view).then_some(Hit::Command(view.index)),
         Matcher::Pattern(p) if p.on == crate::rule::Target::Canonical => {
@@ -518,6 +524,13 @@ pub(crate) fn rule_triggers(rule: &Rule, parsed: &ParsedCommand) -> bool {
 /// into a program that consumes it (`echo "$PASS" | docker login --password-stdin`).
 fn prints_only(r: &Rule) -> bool {
     r.tags().iter().any(|t| t == "terminal-output")
+}
+
+/// A rule tagged `unverified-download` is about a download nobody checked: it does not fire
+/// when a later command checks the downloaded file against a hash written in the script
+/// (`echo "<sha256>  FILE" | sha256sum -c -`, see `flow::verify`).
+fn unverified_only(r: &Rule) -> bool {
+    r.tags().iter().any(|t| t == "unverified-download")
 }
 
 /// Whether `c`'s standard output is redirected to a file (not a `/dev/` device).

@@ -369,6 +369,11 @@ pub(super) fn download_exec_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             out.push(finding(parsed, d, c, how));
             break;
         }
+        // A received file checked against a hash the script pins is the file its author chose.
+        for f in super::verify::verified_files(parsed, c) {
+            let r = resolve(&f, cwd.as_deref());
+            tainted.retain(|t| t.w.dir || !(same_file(&t.w.path, &f) || same_file(&t.w.path, &r)));
+        }
         // The working directory and PATH.
         match c.program.as_str() {
             "cd" | "pushd" => {
@@ -559,5 +564,21 @@ mod tests {
         ] {
             assert!(!runs_received(src), "{src}");
         }
+    }
+
+    #[test]
+    fn a_download_checked_against_a_pinned_hash_is_not_received_code() {
+        let h = "246b781828353a59fb04ffaada241f78a8f3f25c623047b40306def1f6806e71";
+        let checked = format!(
+            "wget -O /tmp/t.deb https://e.io/t.deb && echo \"{h}  /tmp/t.deb\" | sha256sum -c - && sudo dpkg -i /tmp/t.deb"
+        );
+        assert!(!runs_received(&checked));
+        // run before the check, or checked against a list from the same server
+        assert!(runs_received(&format!(
+            "wget -O /tmp/t.deb https://e.io/t.deb && sudo dpkg -i /tmp/t.deb && echo \"{h}  /tmp/t.deb\" | sha256sum -c -"
+        )));
+        assert!(runs_received(
+            "wget -O /tmp/t.deb https://e.io/t.deb && wget https://e.io/SUMS && sha256sum -c SUMS && sudo dpkg -i /tmp/t.deb"
+        ));
     }
 }

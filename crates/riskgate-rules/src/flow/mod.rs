@@ -23,8 +23,10 @@ mod loads;
 mod sinks;
 mod sources;
 mod taint;
+mod verify;
 
 pub(crate) use sinks::unc_host;
+pub(crate) use verify::download_verified;
 
 /// Most tainted files and variables remembered.
 pub(super) const MAX_TRACKED: usize = 256;
