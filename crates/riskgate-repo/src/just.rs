@@ -11,6 +11,7 @@ use crate::text::normalize_braces;
 pub fn extract(text: &str) -> Extracted {
     let mut out = Extracted::default();
     let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    let vars = assignments(&lines);
     let mut i = 0;
     let mut first = true;
     while i < lines.len() {
@@ -71,6 +72,7 @@ pub fn extract(text: &str) -> Extracted {
             .map(|(t, _, _)| t.as_str())
             .collect::<Vec<_>>()
             .join("\n");
+        let raw = substitute(&raw, &vars, &params(line));
         let (text, _) = normalize_braces(&raw);
         let lang = shebang_lang(&text).unwrap_or(SnippetLang::Shell);
         let lines_pos = body.iter().map(|(_, l, c)| (*l, *c)).collect();
@@ -83,6 +85,78 @@ pub fn extract(text: &str) -> Extracted {
         }
         out.push(s);
     }
+    out
+}
+
+/// Most variables of a justfile substituted.
+const MAX_VARS: usize = 256;
+
+/// The justfile's variables set to a plain string literal at the top level
+/// (`bucket := "s3://b"`, `export ENV := 'prod'`): just pastes their value into the recipes, so
+/// they are known text, not unknown variables. Values with escapes, concatenations, backticks
+/// or function calls stay unknown.
+fn assignments(lines: &[&str]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in lines {
+        if line.starts_with([' ', '\t']) || out.len() >= MAX_VARS {
+            continue;
+        }
+        let Some((name, value)) = line.split_once(":=") else {
+            continue;
+        };
+        let name = name.trim();
+        let name = name.strip_prefix("export ").unwrap_or(name).trim();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            continue;
+        }
+        let v = value.trim();
+        let literal = ['"', '\''].iter().find_map(|q| {
+            let inner = v.strip_prefix(*q)?.strip_suffix(*q)?;
+            (!inner.contains(*q) && !inner.contains('\\')).then_some(inner)
+        });
+        if let Some(literal) = literal {
+            out.retain(|(n, _)| n != name);
+            out.push((name.to_string(), literal.to_string()));
+        }
+    }
+    out
+}
+
+/// The parameter names of a recipe header (`deploy env="dev" +args:` → `env`, `args`).
+fn params(header: &str) -> Vec<String> {
+    let head = header.split_once(':').map_or(header, |(h, _)| h);
+    head.split_whitespace()
+        .skip(1)
+        .map(|w| {
+            let w = w.trim_start_matches(['+', '*', '$']);
+            w.split('=').next().unwrap_or(w).to_string()
+        })
+        .collect()
+}
+
+/// `{{ name }}` of a known variable (not shadowed by a parameter) replaced by its value.
+fn substitute(text: &str, vars: &[(String, String)], params: &[String]) -> String {
+    if vars.is_empty() || !text.contains("{{") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("{{") {
+        let after = &rest[i + 2..];
+        let Some(end) = after.find("}}") else { break };
+        let expr = after[..end].trim();
+        out.push_str(&rest[..i]);
+        match vars.iter().find(|(n, _)| n == expr) {
+            Some((_, v)) if !params.iter().any(|p| p == expr) => out.push_str(v),
+            _ => out.push_str(&rest[i..i + 2 + end + 2]),
+        }
+        rest = &after[end + 2..];
+    }
+    out.push_str(rest);
     out
 }
 
@@ -124,5 +198,15 @@ mod tests {
         assert_eq!(out.snippets[0].start(), (6, 6));
         assert_eq!(out.snippets[0].trigger.as_deref(), Some("just"));
         assert_eq!(out.snippets[1].lang, SnippetLang::Code(Language::Python));
+    }
+
+    #[test]
+    fn literal_variables_are_pasted_in() {
+        let src = "bucket := \"s3://open-data\"\nexport ctx := 'prod-eu'\nver := `git describe`\ntarget := \"shadowed\"\n\npush target=\"x\":\n    aws s3 cp out.sql {{ bucket }}/out.sql --context {{ctx}}\n    echo {{ver}} {{target}}\n";
+        let out = extract(src);
+        assert_eq!(
+            out.snippets[0].text,
+            "aws s3 cp out.sql s3://open-data/out.sql --context prod-eu\necho ${TPL_VER} ${TPL_TARGET}"
+        );
     }
 }

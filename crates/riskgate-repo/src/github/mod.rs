@@ -11,7 +11,7 @@ mod checks;
 mod untrusted;
 
 use crate::snippet::{Extracted, Snippet, SnippetLang, position_in};
-use crate::text::{LineIndex, normalize_gha};
+use crate::text::{LineIndex, join_argv, normalize_gha, shell_quote};
 use crate::yaml::{self, Node, scalar_lines};
 use riskgate_model::Language;
 
@@ -321,10 +321,40 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
                 );
                 trigger_notice(out, job);
             }
-            let (text, _) = normalize_gha(value);
+            let (mut text, _) = normalize_gha(value);
+            // a script in a language read through its interpreter's one-liner (`julia -e …`)
+            if let Some(prefix) = shell.as_deref().and_then(inline_interpreter) {
+                text = format!("{prefix} {}", shell_quote(&text));
+            }
             out.push(Snippet::new(label.clone(), text, lang, lines).named(job.name.clone()));
         }
     }
+}
+
+/// Interpreters a `shell:` may name whose scripts are read as their one-liner with the
+/// option that takes code (`shell: julia --project=docs {0}` runs what
+/// `julia --project=docs -e '<script>'` runs), so the engine rates them as it rates that
+/// command, instead of reading Julia or R as shell.
+const INLINE_INTERPRETERS: &[(&str, &str)] = &[
+    ("julia", "-e"),
+    ("rscript", "-e"),
+    ("r", "-e"),
+    ("lua", "-e"),
+    ("elixir", "-e"),
+];
+
+/// The one-liner prefix for a `shell:` value naming one of [`INLINE_INTERPRETERS`]
+/// (`julia --project=docs {0}` → `julia --project=docs -e`).
+fn inline_interpreter(shell: &str) -> Option<String> {
+    let mut words = shell.split_whitespace();
+    let first = words.next()?;
+    let prog = first.rsplit(['/', '\\']).next().unwrap_or(first);
+    let prog = prog.trim_end_matches(".exe").to_ascii_lowercase();
+    let (_, flag) = INLINE_INTERPRETERS.iter().find(|(p, _)| *p == prog)?;
+    let mut argv = vec![first.to_string()];
+    argv.extend(words.filter(|w| *w != "{0}").map(str::to_string));
+    argv.push((*flag).to_string());
+    Some(join_argv(&argv))
 }
 
 /// The paths (one a line) the `actions/upload-artifact` steps of a job upload.

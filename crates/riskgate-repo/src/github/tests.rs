@@ -274,3 +274,32 @@ fn step_outputs_are_tainted_only_by_what_they_carry() {
         env
     ));
 }
+
+#[test]
+fn interpreter_shells_are_read_as_their_one_liners() {
+    let src = "on: push
+jobs:
+  d:
+    runs-on: ubuntu-latest
+    steps:
+      - shell: julia --project=docs --color=yes {0}
+        run: |
+          using Pkg
+          Pkg.add(\"Documenter\")
+      - shell: Rscript {0}
+        run: rmarkdown::render('README.Rmd')
+      - shell: mytool {0}
+        run: echo hi
+";
+    let out = extract_workflow(src);
+    let texts: Vec<&str> = out.snippets.iter().map(|s| s.text.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "julia --project=docs --color=yes -e 'using Pkg\nPkg.add(\"Documenter\")\n'",
+            "Rscript -e 'rmarkdown::render('\\''README.Rmd'\\'')'",
+            "echo hi",
+        ]
+    );
+    assert_eq!(out.snippets[0].start(), (8, 11));
+}
