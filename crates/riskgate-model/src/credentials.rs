@@ -96,7 +96,51 @@ pub fn sensitive_kind(path: &str) -> Option<&'static str> {
     if HISTORY.contains(&base) {
         return Some("shell history");
     }
+    if named_for_secrets(base) {
+        return Some("a data file named for the secrets it holds");
+    }
     windows_secret(p, base)
+}
+
+/// A data file whose name says it holds secrets (`prod-secrets.json`, `db-secret.yaml`,
+/// `credentials.json`, `secrets.auto.tfvars`), not a template of one (`secrets.example.yaml`).
+fn named_for_secrets(base: &str) -> bool {
+    let b = base.to_ascii_lowercase();
+    let Some((stem, ext)) = b.rsplit_once('.') else {
+        return false;
+    };
+    let data = matches!(
+        ext,
+        "json" | "yaml" | "yml" | "toml" | "ini" | "txt" | "csv" | "tfvars" | "properties"
+    );
+    let words: Vec<&str> = stem
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let secret = words.iter().any(|w| {
+        matches!(
+            *w,
+            "secret" | "secrets" | "credential" | "credentials" | "creds" | "passwords"
+        )
+    });
+    let template = words.iter().any(|w| {
+        matches!(
+            *w,
+            "example"
+                | "sample"
+                | "template"
+                | "tmpl"
+                | "schema"
+                | "dist"
+                | "default"
+                | "test"
+                | "fake"
+                | "dummy"
+                | "mock"
+                | "spec"
+        )
+    });
+    data && secret && !template
 }
 
 /// Windows files that hold passwords: PowerShell's history (PSReadLine), unattended setup
@@ -153,6 +197,13 @@ mod tests {
         assert!(sensitive_kind("deploy/prod.env").is_some());
         assert!(sensitive_kind(".envrc").is_some());
         assert!(sensitive_kind(".env.defaults").is_none());
+        assert!(sensitive_kind("prod-secrets.json").is_some());
+        assert!(sensitive_kind("k8s/prod/db-secret.yaml").is_some());
+        assert!(sensitive_kind("credentials.json").is_some());
+        assert!(sensitive_kind("secrets.example.yaml").is_none());
+        assert!(sensitive_kind("secret_test.json").is_none());
+        assert!(sensitive_kind("secretary.json").is_none());
+        assert!(sensitive_kind("secrets.rs").is_none());
     }
 
     #[test]

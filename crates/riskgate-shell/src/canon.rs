@@ -172,10 +172,15 @@ fn build_for(program: &str) -> Prog {
     entry
 }
 
-/// Canonical program name: no leading backslashes, basename, no `.exe` (WSL runs Windows
-/// programs by that name: `shutdown.exe`, `wsl.exe`, `powershell.exe`).
+/// Canonical program name: no leading backslashes, no zsh `=` (`=rm` is the path of `rm`),
+/// basename, no `.exe` (WSL runs Windows programs by that name: `shutdown.exe`, `wsl.exe`,
+/// `powershell.exe`).
 pub(crate) fn program_name(raw: &str) -> String {
     let s = raw.trim_start_matches('\\');
+    let s = match s.strip_prefix('=') {
+        Some(name) if !name.is_empty() && !name.contains(['=', '/']) => name,
+        _ => s,
+    };
     let base = s.rsplit('/').next().unwrap_or(s);
     let base = if base.is_empty() { s } else { base };
     let base = match base.len().checked_sub(4) {

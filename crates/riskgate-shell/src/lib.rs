@@ -23,6 +23,7 @@ mod fallback;
 mod flat;
 mod globs;
 mod interp;
+mod jqtext;
 mod limits;
 mod listing;
 mod model;

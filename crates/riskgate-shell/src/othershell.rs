@@ -118,11 +118,16 @@ pub(crate) fn fish_to_bash(text: &str) -> Option<String> {
         return None;
     }
     // only text that shows fish's own syntax: a block closed by `end`, an `and`/`or`
-    // statement, `| source` (a stray parenthesis of a broken bash line is no fish)
+    // statement, `| source`, a `set` of a `(cmd)` substitution (a stray parenthesis of a
+    // broken bash line is no fish)
     let stmts = statements(text);
     let fish = stmts.iter().any(|st| {
         let t = st.trim();
-        t == "end" || t.starts_with("and ") || t.starts_with("or ") || t.ends_with("| source")
+        t == "end"
+            || t.starts_with("and ")
+            || t.starts_with("or ")
+            || t.ends_with("| source")
+            || (t.starts_with("set ") && t.contains(" ("))
     });
     if !fish {
         return None;
@@ -291,6 +296,10 @@ mod tests {
         assert_eq!(
             fish_to_bash("curl -sL https://x.example/i | source").as_deref(),
             Some("curl -sL https://x.example/i | sh")
+        );
+        assert_eq!(
+            fish_to_bash("set -l n (count src/*.go); echo $n files").as_deref(),
+            Some("n=\"$(count src/*.go)\"\necho $n files")
         );
         assert!(fish_to_bash("end").is_none());
         // a stray parenthesis of a broken bash line is no fish

@@ -272,8 +272,37 @@ pub(crate) fn produce(c: &SimpleCommand) -> Option<String> {
             c.raw_argv.get(2).map(|w| format!("{}\n", w.text))
         }
         "which" if c.raw_argv.len() == 2 => c.raw_argv.get(1).map(|w| format!("{}\n", w.text)),
+        // `jq -r '.buckets[] | "aws s3 rb s3://" + . + " --force"' b.json`: the text its
+        // filter builds from literals (raw output only: JSON strings are quoted)
+        "jq" | "yq" | "gojq" | "jaq" => jq_filter(c).and_then(crate::jqtext::output),
         _ => stdin_body(c).and_then(|b| transform(c, b)),
     }
+}
+
+/// The filter of a jq-like command printing raw text (`-r`, `-j`, `--raw-output`,
+/// `--join-output`; yq prints strings raw by default).
+fn jq_filter(c: &SimpleCommand) -> Option<&str> {
+    let mut raw_out = c.program == "yq";
+    let mut words = c.raw_argv.iter().skip(1).map(|w| w.text.as_str());
+    while let Some(w) = words.next() {
+        match w {
+            "--raw-output" | "--join-output" | "--raw-output0" => raw_out = true,
+            "--arg" | "--argjson" | "--slurpfile" | "--rawfile" => {
+                words.next();
+                words.next();
+            }
+            "--indent" | "--tab" | "-L" => {
+                words.next();
+            }
+            "-f" | "--from-file" => return None,
+            w if w.starts_with("--") => {}
+            w if w.starts_with('-') && w.len() > 1 => {
+                raw_out |= w.contains(['r', 'j']);
+            }
+            filter => return raw_out.then_some(filter),
+        }
+    }
+    None
 }
 
 /// Most times a printf format is reused for its remaining arguments.

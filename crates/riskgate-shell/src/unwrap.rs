@@ -56,6 +56,17 @@ pub(crate) const SHELLS: &[&str] = &[
     "tcsh",
     "csh",
     "fish",
+    // shells of other syntax whose simple commands read as bash's (`nu -c 'rm -rf ~/x'`)
+    "nu",
+    "xonsh",
+    "elvish",
+    "ion",
+    "osh",
+    "ysh",
+    "oil",
+    "murex",
+    "oksh",
+    "loksh",
 ];
 
 pub(crate) fn is_shell(p: &str) -> bool {
@@ -395,6 +406,25 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
     }
 }
 
+/// An `env -S` string with the escapes env reads as blanks (`\t`, `\n`, `\v`, `\f`, `\r`,
+/// `\_`) made spaces.
+fn env_split_blanks(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\'
+            && let Some(&n) = chars.peek()
+            && matches!(n, 't' | 'n' | 'v' | 'f' | 'r' | '_')
+        {
+            chars.next();
+            out.push(' ');
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn peel_env(argv: &[XWord]) -> Option<Peeled> {
     let mut i = 1;
     let mut opts: Vec<XWord> = Vec::new();
@@ -483,6 +513,14 @@ fn peel_env(argv: &[XWord]) -> Option<Peeled> {
     args.extend(assignments.iter().map(|(n, v)| format!("{n}={}", v.text)));
     let next = match split {
         Some(s) => {
+            // `env -S` reads `\t`, `\n`, `\_` … as blanks between words
+            let s = XWord {
+                w: Word {
+                    text: env_split_blanks(s.text()),
+                    dynamic: s.w.dynamic,
+                },
+                feed: s.feed,
+            };
             let mut words = vec![s];
             words.extend(rest.iter().cloned());
             Next::Script(words)

@@ -47,6 +47,11 @@ fn env_dump(c: &SimpleCommand) -> bool {
                     .all(|w| matches!(*w, "-p" | "-x" | "-px" | "-xp"))
         }
         "compgen" => words == ["-v"] || words == ["-e"],
+        // `jq -n env`, `jq -n '$ENV | to_entries[]'`: the environment as JSON
+        "jq" | "gojq" | "jaq" | "yq" => c.positionals().next().is_some_and(|f| {
+            let first = f.text.split('|').next().unwrap_or("").trim();
+            matches!(first, "env" | "$ENV")
+        }),
         _ => false,
     }
 }

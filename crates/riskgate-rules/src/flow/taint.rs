@@ -71,13 +71,24 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
             _ => None,
         })
         .collect();
+    // files encrypted in place earlier (`sops -e -i secrets.yaml`): ciphertext, not secrets
+    let mut encrypted: Vec<String> = Vec::new();
     for (i, c) in cmds.iter().enumerate() {
         let from_pipe = match c.stdin {
             Some(StdinSource::Pipe { index }) => out_taint.get(index).cloned().flatten(),
             _ => None,
         };
+        if let Some(files) = encrypts_in_place(c)
+            && encrypted.len() < MAX_TRACKED
+        {
+            encrypted.extend(files);
+        }
+        let names_encrypted = c.raw_argv.iter().skip(1).any(|w| {
+            let f = w.text.trim_start_matches('@');
+            encrypted.iter().any(|e| e == f)
+        });
         let own = dump_source(c)
-            .or_else(|| secret_source(c))
+            .or_else(|| (!names_encrypted).then(|| secret_source(c)).flatten())
             .or_else(|| {
                 readers.contains(&i).then(|| Taint {
                     data: Data::Secret,
@@ -454,4 +465,30 @@ fn printed_finding(parsed: &ParsedCommand, t: &Taint, printer: &SimpleCommand) -
     .reversible(false)
     .with_match(span_text(parsed, span), Some(span))
     .with_mitigation("Do not copy secrets or dumps to other files; inspect them without printing their values")
+}
+
+/// The files `c` encrypts in place: `sops -e -i F` / `sops --encrypt --in-place F`,
+/// `ansible-vault encrypt F…`.
+fn encrypts_in_place(c: &SimpleCommand) -> Option<Vec<String>> {
+    let words: Vec<&str> = c.raw_argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+    let has = |short: &str, long: &str| {
+        words.iter().any(|w| {
+            *w == long
+                || *w == short
+                || (w.starts_with('-') && !w.starts_with("--") && w.contains(&short[1..]))
+        })
+    };
+    let files = |skip: usize| -> Vec<String> {
+        words
+            .iter()
+            .skip(skip)
+            .filter(|w| !w.starts_with('-'))
+            .map(|w| (*w).to_string())
+            .collect()
+    };
+    match c.program.as_str() {
+        "sops" if has("-e", "--encrypt") && has("-i", "--in-place") => Some(files(0)),
+        "ansible-vault" if words.first() == Some(&"encrypt") => Some(files(1)),
+        _ => None,
+    }
 }

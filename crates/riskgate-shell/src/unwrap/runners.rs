@@ -270,13 +270,16 @@ fn to_host_paths(text: &str, mounts: &[(String, String)]) -> String {
     out
 }
 
-/// `npx [-y] PKG ARGS…`, `pnpm dlx PKG`, `yarn dlx PKG`, `bun x PKG`, `bunx PKG`: the
+/// `npx [-y] PKG ARGS…`, `pnpm dlx PKG`, `pnpm exec BIN`, `yarn dlx PKG`, `yarn exec BIN`,
+/// `yarn node …`, `bun x PKG`, `bunx PKG`: the
 /// package's binary runs (`PKG@1.2` is `PKG`); `npx -c 'CMD'` runs a shell string.
 pub(super) fn peel_package_runner(prog: &str, argv: &[XWord]) -> Option<Peeled> {
     let start = match prog {
         "npx" | "pnpx" | "bunx" => 1,
-        "pnpm" | "yarn" if argv.get(1).map(XWord::text) == Some("dlx") => 2,
-        "bun" if argv.get(1).map(XWord::text) == Some("x") => 2,
+        "pnpm" | "yarn" if matches!(argv.get(1).map(XWord::text), Some("dlx" | "exec")) => 2,
+        // `yarn node -e …`, `pnpm node …`: node with the project's setup
+        "pnpm" | "yarn" if argv.get(1).map(XWord::text) == Some("node") => 1,
+        "bun" if matches!(argv.get(1).map(XWord::text), Some("x" | "exec")) => 2,
         "npm" if matches!(argv.get(1).map(XWord::text), Some("exec" | "x")) => 2,
         _ => return None,
     };
