@@ -275,6 +275,16 @@ pub(crate) fn produce(c: &SimpleCommand) -> Option<String> {
         // `jq -r '.buckets[] | "aws s3 rb s3://" + . + " --force"' b.json`: the text its
         // filter builds from literals (raw output only: JSON strings are quoted)
         "jq" | "yq" | "gojq" | "jaq" => jq_filter(c).and_then(crate::jqtext::output),
+        // `awk 'BEGIN { printf "%s %s\n", "git", "push" }'`: what its BEGIN block prints
+        "awk" | "gawk" | "mawk" | "nawk" => {
+            let program = c
+                .raw_argv
+                .iter()
+                .skip(1)
+                .map(|w| w.text.as_str())
+                .find(|w| !w.starts_with('-'))?;
+            crate::embedded::awk::begin_output(program)
+        }
         _ => stdin_body(c).and_then(|b| transform(c, b)),
     }
 }

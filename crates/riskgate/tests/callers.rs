@@ -1,7 +1,7 @@
 //! Commands reached through other shells and other callers (issue 12): shells of other
 //! syntax given `-c` (nu, xonsh, elvish, fish's `set x (cmd)`), zsh's `=cmd`, package runners
-//! (`pnpm exec`, `yarn node`), `env -S` with its blank escapes, text a jq or yq filter builds
-//! and a shell runs, the environment printed by jq, and data files named for the secrets they
+//! (`pnpm exec`, `yarn node`), `env -S` with its blank escapes, text a jq or yq filter or an
+//! awk `BEGIN` block builds and a shell runs, the environment printed by jq, and data files named for the secrets they
 //! hold sent away. Commands are strings only; nothing is run.
 
 mod support;
@@ -36,6 +36,7 @@ fn what_a_jq_filter_builds_runs_in_the_shell_it_is_piped_into() {
         "jq -r '.buckets[] | \"aws s3 rb s3://\" + . + \" --force\"' prod-buckets.json | sh",
         "jq -rn '\"cm0gLXJmIC92YXIvbGliL3JlZGlz\" | @base64d' | sh",
         "yq -r '.hosts[] | \"ssh \" + . + \" sudo reboot\"' inventory/prod.yml | bash",
+        "awk 'BEGIN { printf \"%s %s %s\\n\", \"git\", \"push\", \"--force origin main\" }' | bash",
     ]);
     at_most(
         RiskLevel::Medium,

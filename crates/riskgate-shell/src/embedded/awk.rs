@@ -176,6 +176,56 @@ pub(crate) fn selection(argv: &[&str]) -> Option<String> {
     action.contains("if").then(|| action.trim().to_string())
 }
 
+/// What an awk program that only has a `BEGIN` block of `print`/`printf` statements of
+/// literals prints (`awk 'BEGIN { printf "%s %s\n", "git", "push" }'`), when that is known.
+pub(crate) fn begin_output(program: &str) -> Option<String> {
+    let toks = lex(program);
+    let mut it = toks.iter().peekable();
+    if it.next() != Some(&Tok::Word("BEGIN".into())) {
+        return None;
+    }
+    let mut out = String::new();
+    let mut printed = false;
+    while let Some(t) = it.next() {
+        match t {
+            Tok::End => {}
+            Tok::Word(w) if w == "print" || w == "printf" => {
+                // the statement's operands: literals separated by commas (juxtaposed ones
+                // concatenate), up to the statement's end
+                let mut args: Vec<String> = vec![String::new()];
+                while let Some(a) = it.peek() {
+                    match a {
+                        Tok::End => break,
+                        Tok::Str(x) | Tok::Num(x) => {
+                            if let Some(last) = args.last_mut() {
+                                last.push_str(x);
+                            }
+                        }
+                        Tok::Punct(p) if p == "," => args.push(String::new()),
+                        Tok::Punct(p) if p == "(" || p == ")" => {}
+                        _ => return None,
+                    }
+                    it.next();
+                }
+                if w == "print" {
+                    out.push_str(&args.join(" "));
+                    out.push('\n');
+                } else {
+                    let (fmt, rest) = args.split_first()?;
+                    let rest: Vec<&str> = rest.iter().map(String::as_str).collect();
+                    out.push_str(&crate::payload::printf(fmt, &rest)?);
+                }
+                printed = true;
+                if out.len() > MAX_TEXT {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    printed.then_some(out)
+}
+
 fn set(vars: &mut HashMap<String, Option<String>>, k: &str, v: Option<String>) {
     match vars.get(k) {
         Some(old) if *old != v => {
@@ -340,6 +390,21 @@ fn lex(src: &str) -> Vec<Tok> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_begin_block_prints() {
+        assert_eq!(
+            begin_output(r#"BEGIN { printf "%s %s %s\n", "git", "push", "--force origin main" }"#)
+                .as_deref(),
+            Some("git push --force origin main\n")
+        );
+        assert_eq!(
+            begin_output(r#"BEGIN { print "rm -rf " "/srv" }"#).as_deref(),
+            Some("rm -rf /srv\n")
+        );
+        assert_eq!(begin_output(r#"{ print $1 }"#), None);
+        assert_eq!(begin_output(r#"BEGIN { x = 1; print x }"#), None);
+    }
 
     fn run(args: &[&str]) -> Vec<String> {
         commands(args)
