@@ -134,7 +134,15 @@ pub fn extract(text: &str) -> Extracted {
             }
             continue;
         }
-        let target = r.targets.first().cloned().unwrap_or_default();
+        // `$@` and `$<` stand for the target and first prerequisite as make expands them
+        // (`$(BUILD)/$(TARGET).bin` → `build/blinky.bin`)
+        let mut budget = EXPANSION_BUDGET;
+        let raw_target = r.targets.first().cloned().unwrap_or_default();
+        let target = expand(&raw_target, &vars, "", None, 0, &mut budget);
+        let first = r
+            .prereqs
+            .first()
+            .map(|p| expand(p, &vars, "", None, 0, &mut budget));
         let mut text = String::new();
         let mut positions = Vec::new();
         for (k, (body, no, col)) in r.recipe.iter().enumerate() {
@@ -142,8 +150,7 @@ pub fn extract(text: &str) -> Extracted {
                 text.push('\n');
             }
             let mut budget = EXPANSION_BUDGET;
-            let first = r.prereqs.first().map(String::as_str);
-            let expanded = expand(body, &vars, &target, first, 0, &mut budget);
+            let expanded = expand(body, &vars, &target, first.as_deref(), 0, &mut budget);
             for (j, _) in expanded.split('\n').enumerate() {
                 positions.push((no + j as u32, if j == 0 { *col } else { 1 }));
             }
@@ -161,7 +168,80 @@ pub fn extract(text: &str) -> Extracted {
             out.push(snippet);
         }
     }
+    let mut installs: Vec<String> = Vec::new();
+    for s in &out.snippets {
+        for f in installed_files(&s.text) {
+            if !installs.contains(&f) && installs.len() < MAX_INSTALLS {
+                installs.push(f);
+            }
+        }
+    }
+    for s in &mut out.snippets {
+        s.installs = installs.clone();
+    }
     out
+}
+
+/// Most installed files remembered.
+const MAX_INSTALLS: usize = 256;
+
+/// The files an `install` or `cp` of a recipe puts in place: `DEST/NAME` for each source when
+/// the destination is a directory (`-t DIR`, a trailing `/`, several sources), and for a single
+/// source both `DEST` and `DEST/NAME` (the text does not say which `DEST` is).
+fn installed_files(text: &str) -> Vec<String> {
+    let parsed = riskgate_shell::parse(text);
+    let mut out = Vec::new();
+    for c in parsed.commands.iter().take(512) {
+        if !matches!(c.program.as_str(), "install" | "cp") {
+            continue;
+        }
+        let mut operands: Vec<&str> = Vec::new();
+        let mut target_dir: Option<&str> = None;
+        let mut words = c.raw_argv.iter().skip(1).map(|w| w.text.as_str());
+        while let Some(w) = words.next() {
+            match w {
+                "-d" | "--directory" | "-r" | "-R" | "--recursive" => {
+                    operands.clear();
+                    target_dir = None;
+                    break;
+                }
+                "-m" | "-o" | "-g" | "-S" | "--mode" | "--owner" | "--group" | "--suffix" => {
+                    words.next();
+                }
+                "-t" | "--target-directory" => target_dir = words.next(),
+                _ if w.starts_with("--target-directory=") => {
+                    target_dir = w.split_once('=').map(|(_, d)| d);
+                }
+                _ if w.starts_with('-') => {}
+                _ => operands.push(w),
+            }
+        }
+        let (sources, dest, is_dir) = match (target_dir, operands.split_last()) {
+            (Some(d), _) => (operands.as_slice(), d, true),
+            (None, Some((last, rest))) if !rest.is_empty() => {
+                (rest, *last, rest.len() > 1 || last.ends_with('/'))
+            }
+            _ => continue,
+        };
+        let dest = dest.trim_end_matches('/');
+        for src in sources {
+            let name = src.rsplit('/').next().unwrap_or(src);
+            out.push(squash_slashes(&format!("{dest}/{name}")));
+            if !is_dir {
+                out.push(squash_slashes(dest));
+            }
+        }
+    }
+    out
+}
+
+/// `//` → `/` (an empty `$(DESTDIR)` before `/$(PREFIX)`).
+fn squash_slashes(p: &str) -> String {
+    let mut s = p.to_string();
+    while s.contains("//") {
+        s = s.replace("//", "/");
+    }
+    s
 }
 
 /// `NAME = value` (also `:=`, `::=`, `?=`, `+=`, `!=`, `export`/`override` before it).
@@ -351,6 +431,15 @@ mod tests {
         assert_eq!(s[2].1, "install -m 755 app /usr/local/bin");
         assert_eq!(s[2].2.0, 13);
         assert_eq!(s[3].1, "cc -c %.c -o %.o $HOME");
+        // the target and prerequisite of `$@` and `$<` are expanded as make expands them
+        let fw = extract(
+            "BUILD = build\nT = fw\nflash: $(BUILD)/$(T).bin\n\tst-flash write $< 0x08000000\n$(BUILD)/$(T).bin:\n\tobjcopy -O binary x $@\n",
+        );
+        assert_eq!(
+            fw.snippets[0].text,
+            "st-flash write build/fw.bin 0x08000000"
+        );
+        assert_eq!(fw.snippets[1].text, "objcopy -O binary x build/fw.bin");
     }
 
     #[test]

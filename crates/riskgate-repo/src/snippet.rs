@@ -43,6 +43,48 @@ pub struct Snippet {
     pub lang: SnippetLang,
     /// Source position (1-based line, 1-based column) of the start of each line of `text`.
     pub lines: Vec<(u32, u32)>,
+    /// The files the same build file installs (a Makefile's `install` recipes): deleting
+    /// exactly those (`make uninstall`) removes what it put there, nothing of the system's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub installs: Vec<String>,
+}
+
+/// Whether `path` (as a deletion names it, maybe with a `*` in its file name) is one of
+/// `installs` or a glob of the same directory whose fixed start covers an installed file's
+/// whole stem (`/usr/local/lib/libx.*` for `/usr/local/lib/libx.so`; not `lib*`, not `*`).
+pub fn installed_by(path: &str, installs: &[String]) -> bool {
+    let (dir, name) = path.rsplit_once('/').unwrap_or(("", path));
+    installs.iter().any(|i| {
+        if i == path {
+            return true;
+        }
+        let (idir, iname) = i.rsplit_once('/').unwrap_or(("", i));
+        let Some(star) = name.find('*') else {
+            return false;
+        };
+        let fixed = &name[..star];
+        let stem = iname.split('.').next().unwrap_or(iname);
+        dir == idir && !stem.is_empty() && fixed.starts_with(stem) && glob_name(name, iname)
+    })
+}
+
+/// `*` in a file name matches any run of characters.
+fn glob_name(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    let (Some(first), Some(last)) = (parts.first(), parts.last()) else {
+        return false;
+    };
+    if !name.starts_with(first) || name.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &name[first.len()..];
+    for mid in parts.iter().skip(1).take(parts.len().saturating_sub(2)) {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
 }
 
 impl Snippet {
@@ -61,6 +103,7 @@ impl Snippet {
             text,
             lang,
             lines,
+            installs: Vec::new(),
         }
     }
 

@@ -189,6 +189,25 @@ pub fn image_view(a: Assessment) -> Assessment {
     cap_at_medium(a, in_image, "in the image being built")
 }
 
+/// The assessment of a build-file snippet that deletes only files the same build file installs
+/// (`make uninstall` removing `$(PREFIX)/lib/libx.*` that `make install` put there): it takes
+/// back what the project added, not the system's files, so such deletions count at most
+/// MEDIUM. A deletion of anything else keeps its level.
+pub fn uninstall_view(a: Assessment, installs: &[String]) -> Assessment {
+    if installs.is_empty() {
+        return a;
+    }
+    let own = |f: &Finding| {
+        f.rule_id.starts_with("effect.delete.")
+            && !f.resources.is_empty()
+            && f.resources.iter().all(|r| {
+                r.strip_prefix("file:")
+                    .is_some_and(|p| riskgate_repo::snippet::installed_by(p, installs))
+            })
+    };
+    cap_at_medium(a, own, "files this build file installs")
+}
+
 /// `a` with every finding above MEDIUM that `capped` selects lowered to MEDIUM (its
 /// description saying `why`), keeping room for the other findings' bump: when nothing above
 /// MEDIUM is left, several MEDIUM findings of one action do not add up to HIGH again.
@@ -264,6 +283,7 @@ pub fn rate_file(
         if ex.kind == Some(FileKind::Dockerfile) {
             a = image_view(a);
         }
+        a = uninstall_view(a, &s.installs);
         let (level, score) = match policy {
             Some(p) => {
                 let ctx = Context::new(dir.to_path_buf());

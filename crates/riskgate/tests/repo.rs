@@ -280,6 +280,36 @@ fn a_job_token_variable_in_a_runner_remote_url_is_not_high_a_literal_token_is() 
     );
 }
 
+#[test]
+fn an_uninstall_of_the_makefiles_own_files_is_not_high_of_others_is() {
+    let level_of = |uninstall: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("Makefile"),
+            format!(
+                "PREFIX ?= /usr/local\nDESTDIR ?=\ninstall:\n\tinstall -m 644 build/libx.a build/libx.so $(DESTDIR)$(PREFIX)/lib/\n\tinstall -m 644 include/x.h $(DESTDIR)$(PREFIX)/include/\n\tinstall -m 755 xtool $(PREFIX)/bin\nuninstall:\n\t{uninstall}\n"
+            ),
+        )
+        .unwrap();
+        let r = scan_tree(&Engine::builtin(), None, dir.path());
+        r.files
+            .iter()
+            .flat_map(|f| f.results.iter())
+            .filter(|r| r.name.as_deref() == Some("uninstall"))
+            .map(|r| r.level)
+            .max()
+            .unwrap_or(RiskLevel::Safe)
+    };
+    assert!(
+        level_of("rm -f $(DESTDIR)$(PREFIX)/lib/libx.* $(DESTDIR)$(PREFIX)/include/x.h")
+            <= RiskLevel::Medium
+    );
+    assert!(level_of("rm -f $(PREFIX)/bin/xtool") <= RiskLevel::Medium);
+    // a glob wider than the installed files, another file of the system
+    assert!(level_of("rm -f $(DESTDIR)$(PREFIX)/lib/lib*") >= RiskLevel::High);
+    assert!(level_of("rm -f $(PREFIX)/lib/libssl.so $(PREFIX)/include/x.h") >= RiskLevel::High);
+}
+
 /// A validator of the SARIF 2.1.0 schema (the schema is checked against its meta-schema).
 fn sarif_validator(schema: &serde_json::Value) -> jsonschema::Validator {
     jsonschema::validator_for(schema).unwrap()
