@@ -222,6 +222,8 @@ fn text_built_or_looked_up_then_run_is_read_as_what_runs() {
     for t in [
         "cmd /v:on /c \"set p=vssad&& set q=min&& !p!!q! delete shadows /all /quiet\"",
         "cmd /c \"set t=shutdown&& call %t% /s /t 0\"",
+        // a value holding several words is split again when `call` expands it
+        "cmd /c \"set a=vssadmin&& set b=delete shadows /all /quiet&& call %a% %b%\"",
     ] {
         high(&cmd(&e, t), t);
     }

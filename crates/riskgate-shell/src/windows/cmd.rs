@@ -384,14 +384,24 @@ impl Norm<'_> {
         }
         // `!VAR!` (delayed expansion, `cmd /v:on`) is expanded when the command runs; read so
         // whether or not delayed expansion is on (unexpanded, the word is no program either).
-        for w in words.iter_mut() {
-            if called && w.contains('%') {
-                *w = expand(w, &self.ps.cmd_vars);
+        // A value expanded in is split into words again, as cmd reads the expanded line
+        // (`set b=delete shadows /all&& call %a% %b%`): quotes in it are not followed.
+        let mut expanded: Vec<String> = Vec::with_capacity(words.len());
+        for w in words.drain(..) {
+            let mut w2 = w.clone();
+            if called && w2.contains('%') {
+                w2 = expand(&w2, &self.ps.cmd_vars);
             }
-            if w.contains('!') {
-                *w = expand_with(w, &self.ps.cmd_vars, '!');
+            if w2.contains('!') {
+                w2 = expand_with(&w2, &self.ps.cmd_vars, '!');
+            }
+            if w2 != w && !w2.contains('"') && w2.contains([' ', '\t']) {
+                expanded.extend(w2.split_whitespace().map(str::to_string));
+            } else {
+                expanded.push(w2);
             }
         }
+        words = expanded;
         let prog = words.first().cloned().unwrap_or_default();
         let lower = native_program(&prog).to_ascii_lowercase();
         let redirects: Vec<Redirect> = c

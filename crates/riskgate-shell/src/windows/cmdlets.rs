@@ -499,9 +499,26 @@ pub(crate) fn looked_up_command(text: &str) -> Option<String> {
             hits.push(c);
         }
     }
-    match hits.as_slice() {
-        [one] => Some((*one).to_string()),
-        _ => None,
+    // Several cmdlets match (`*ove-It*m` is Move-Item and Remove-Item): the one whose verb
+    // does the most harm is assumed, as a gate must not allow what it could not tell apart.
+    if hits.len() > 16 {
+        return None;
+    }
+    hits.iter()
+        .enumerate()
+        .max_by_key(|(k, name)| (verb_harm(name), std::cmp::Reverse(*k)))
+        .map(|(_, name)| (*name).to_string())
+}
+
+/// How much harm a cmdlet's verb can do, for choosing among the cmdlets a pattern matches.
+fn verb_harm(cmdlet: &str) -> u8 {
+    let verb = cmdlet.split('-').next().unwrap_or("").to_ascii_lowercase();
+    match verb.as_str() {
+        "remove" | "clear" | "format" | "stop" | "disable" | "uninstall" | "invoke" | "restart"
+        | "unregister" | "dismount" | "reset" => 3,
+        "set" | "new" | "move" | "rename" | "copy" | "add" | "start" | "install" | "enable"
+        | "register" | "import" | "export" | "send" | "write" | "out" => 2,
+        _ => 1,
     }
 }
 
@@ -574,7 +591,9 @@ mod tests {
             Some("Remove-Item")
         );
         // several commands match: not one known command
-        assert_eq!(found("gcm *-Item"), None);
+        assert_eq!(found("gcm *-Item"), Some("Remove-Item".to_string()));
+        assert_eq!(found("gcm *ove-It*m").as_deref(), Some("Remove-Item"));
+        assert_eq!(found("gcm *"), None);
         assert_eq!(found("Get-ChildItem *"), None);
         assert_eq!(canonical_name("remove-azthing"), "Remove-Azthing");
     }
