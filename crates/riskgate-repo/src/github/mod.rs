@@ -209,8 +209,9 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
             .is_some_and(|u| u.starts_with("actions/upload-artifact@"))
     });
     let uploaded = upload_paths(steps);
-    // the working tree holds an outsider's code (a pull request's head, a fork run's artifact)
-    let mut untrusted_code = false;
+    // where the working tree holds an outsider's code (a pull request's head, a fork run's
+    // artifact): "" for the workspace itself, else the `path:` it was put in
+    let mut untrusted_at: Vec<String> = Vec::new();
     for (i, step) in steps.items().iter().enumerate() {
         let label = step
             .get("name")
@@ -232,7 +233,10 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
                             .iter()
                             .any(|k| with_str(k).is_some_and(|v| v.contains("workflow_run")))))
             {
-                untrusted_code = true;
+                let dir = workspace_dir(with_str("path").unwrap_or(""));
+                if !untrusted_at.contains(&dir) {
+                    untrusted_at.push(dir);
+                }
             }
             if action.starts_with("actions/checkout@")
                 && let Some(r) = with.and_then(|w| w.get("ref"))
@@ -293,10 +297,23 @@ fn steps(out: &mut Extracted, index: &LineIndex<'_>, steps: Option<&Node>, job: 
                     }
                 }
             }
-            if job.pr_target && !untrusted_code && checks::fetches_pr_head(value) {
-                untrusted_code = true;
+            if job.pr_target
+                && checks::fetches_pr_head(value)
+                && !untrusted_at.iter().any(String::is_empty)
+            {
+                untrusted_at.push(String::new());
             }
-            if job.pr_target && untrusted_code && shell_like {
+            let wd = workspace_dir(
+                step.get("working-directory")
+                    .and_then(Node::as_str)
+                    .unwrap_or(""),
+            );
+            // the step works in the outsider's tree: the workspace itself, or the directory it
+            // was put in (as its working directory, or named in its script)
+            let in_untrusted = untrusted_at.iter().any(|d| {
+                d.is_empty() || wd == *d || wd.starts_with(&format!("{d}/")) || names_dir(value, d)
+            });
+            if job.pr_target && in_untrusted && shell_like {
                 let (normalized, runs) = untrusted::workspace_runs(value);
                 for (at, shown) in runs {
                     let pos = position_in(&normalized, &lines, at);
@@ -355,6 +372,33 @@ fn inline_interpreter(shell: &str) -> Option<String> {
     argv.extend(words.filter(|w| *w != "{0}").map(str::to_string));
     argv.push((*flag).to_string());
     Some(join_argv(&argv))
+}
+
+/// A directory of the workspace as a step names it (`./pr/` → `pr`; `.`, `""` → `""`, the
+/// workspace itself; `${{ github.workspace }}/pr` → `pr`).
+fn workspace_dir(p: &str) -> String {
+    let p = p.trim();
+    let p = p
+        .strip_prefix("${{ github.workspace }}")
+        .or_else(|| p.strip_prefix("$GITHUB_WORKSPACE"))
+        .unwrap_or(p);
+    let p = p.trim_start_matches('/');
+    let p = p.strip_prefix("./").unwrap_or(p);
+    let p = p.trim_end_matches('/');
+    if p == "." {
+        String::new()
+    } else {
+        p.to_string()
+    }
+}
+
+/// Whether a script names directory `dir` of the workspace (`cd pr`, `pr/build.sh`,
+/// `npm --prefix pr ci`).
+fn names_dir(script: &str, dir: &str) -> bool {
+    script
+        .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | ';' | '&' | '|' | '='))
+        .map(|w| w.strip_prefix("./").unwrap_or(w))
+        .any(|w| w == dir || w.starts_with(&format!("{dir}/")))
 }
 
 /// The paths (one a line) the `actions/upload-artifact` steps of a job upload.

@@ -209,6 +209,39 @@ jobs:
 }
 
 #[test]
+fn the_outsiders_code_in_a_directory_of_its_own() {
+    // the base's tools run on the pull request's files checked out into pr/: only what works
+    // in pr/ runs its code
+    let src = "on: pull_request_target
+jobs:
+  a:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/checkout@v4
+        with:
+          ref: ${{ github.event.pull_request.head.sha }}
+          path: ./pr/
+      - run: npm ci && node scripts/lint.js --dir pr
+      - run: cd pr && npm ci
+      - run: make test
+        working-directory: pr
+";
+    assert_eq!(
+        at(&extract_workflow(src), "gha.privileged-runs-pr-code"),
+        [11, 11, 12, 13]
+    );
+    let no_mention = src.replace(" --dir pr", "");
+    assert_eq!(
+        at(
+            &extract_workflow(&no_mention),
+            "gha.privileged-runs-pr-code"
+        ),
+        [12, 13]
+    );
+}
+
+#[test]
 fn secrets_written_into_uploaded_files() {
     let src = "on: push
 jobs:
