@@ -56,10 +56,18 @@ pub(crate) fn reducer(views: &[CommandView<'_>], i: usize) -> Option<String> {
     Some(consumer.canonical.clone())
 }
 
-/// A search of named files that prints a count or nothing (`grep -c '' .env`, `grep -q
-/// '^API_KEY=' .env`): its own output shows no secret value. A recursive search is not one:
+/// A command whose output is thrown away (`> /dev/null`), or a search of named files that
+/// prints a count or nothing (`grep -c '' .env`, `grep -q '^API_KEY=' .env`): its own output
+/// shows no secret value. A recursive search is not one:
 /// the names it finds are where the secrets are (`grep -rl 'BEGIN RSA PRIVATE KEY' /home`).
 pub(crate) fn shows_no_content(v: &CommandView<'_>) -> Option<String> {
+    // standard output thrown away (`op read … > /dev/null && echo present`)
+    if v.cmd.redirects.iter().any(|r| {
+        matches!(r.op.as_str(), ">" | "1>" | ">|" | "&>")
+            && matches!(r.target.text.as_str(), "/dev/null" | "nul" | "NUL")
+    }) {
+        return Some(format!("{} > /dev/null", v.cmd.program));
+    }
     let reduced = matches!(v.cmd.program.as_str(), "grep" | "egrep" | "fgrep" | "rg")
         && v.flags
             .iter()

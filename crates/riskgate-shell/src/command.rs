@@ -501,8 +501,13 @@ impl Norm<'_> {
                     self.env.remove(&w.text);
                 }
             }
-            "find" => {
-                for (name, argv) in unwrap::find_execs(&p.argv) {
+            "find" | "fd" | "fdfind" => {
+                let execs = if program == "find" {
+                    unwrap::find_execs(&p.argv)
+                } else {
+                    unwrap::fd_execs(&p.argv)
+                };
+                for (name, argv) in execs {
                     let f = nested_frame(frame.origin, Wrapper { name, args: vec![] });
                     if f.depth > self.limits.max_depth {
                         self.limit(format!("nesting deeper than {}", self.limits.max_depth));

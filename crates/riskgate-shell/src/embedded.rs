@@ -499,6 +499,11 @@ pub(crate) fn translates_stdin(program: &str, argv: &[Word]) -> bool {
         .any(|w| !w.text.starts_with('-') || w.dynamic);
     match program {
         "jshell" | "groovysh" => !positional,
+        // `kotlinc -script /dev/stdin <<'KTS'`, `groovy /dev/stdin`
+        "kotlinc" | "kotlin" | "groovy" => argv
+            .iter()
+            .skip(1)
+            .any(|w| matches!(w.text.as_str(), "/dev/stdin" | "-")),
         // `"select disk 1`nclean all" | diskpart`: diskpart reads its script from stdin
         "diskpart" => !argv.iter().any(|w| w.text.eq_ignore_ascii_case("-s")),
         "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => {
@@ -529,14 +534,30 @@ pub(crate) fn translates_script_file(program: &str) -> bool {
     matches!(
         program,
         "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" | "Rscript" | "rscript" | "R"
-    )
+    ) || matches!(
+        program,
+        "go" | "dotnet" | "kotlinc" | "kotlin" | "groovy" | "runghc" | "runhaskell" | "scala"
+    ) || unread::reads_stdin(program, &[])
+}
+
+/// Where the script file of `program` is in its operands: `go run FILE`, `dotnet script
+/// FILE`, `kotlinc -script FILE` name it after a word of their own; others first.
+pub(crate) fn script_file_operand(program: &str, raw: &[&str]) -> usize {
+    match (program, raw.get(1).copied()) {
+        ("go", Some("run")) | ("dotnet", Some("script")) => 2,
+        ("kotlinc" | "kotlin", _) => raw
+            .iter()
+            .position(|w| *w == "-script")
+            .map_or(1, |k| k + 1),
+        _ => 1,
+    }
 }
 
 /// The commands a script read from standard input by `program` runs (see
 /// [`translates_stdin`]).
 pub(crate) fn stdin_commands(program: &str, script: &str) -> Vec<String> {
     let mut out = match program {
-        "jshell" | "groovysh" => jvm::commands(script),
+        "jshell" | "groovysh" | "kotlinc" | "kotlin" | "groovy" => jvm::commands(script),
         "Rscript" | "rscript" | "R" => rlang::r_commands(script),
         "diskpart" => return crate::windows::cmd::diskpart_commands(script),
         "lua" | "luajit" | "lua5.1" | "lua5.2" | "lua5.3" | "lua5.4" => {
@@ -547,8 +568,10 @@ pub(crate) fn stdin_commands(program: &str, script: &str) -> Vec<String> {
         _ => unread::commands(script),
     };
     // the language-neutral reading too (`unread::commands` is that reading already)
-    if matches!(program, "jshell" | "groovysh" | "Rscript" | "rscript" | "R")
-        || program.starts_with("lua")
+    if matches!(
+        program,
+        "jshell" | "groovysh" | "kotlinc" | "kotlin" | "groovy" | "Rscript" | "rscript" | "R"
+    ) || program.starts_with("lua")
     {
         for c in anycode::commands(script) {
             if !out.contains(&c) {
@@ -571,6 +594,8 @@ fn partly_read_code<'a>(program: &str, args: &[&'a str]) -> Vec<&'a str> {
         "emacs" | "emacsclient" => option_values(args, &["--eval", "-eval"]),
         "php" if args.contains(&"tinker") => option_values(args, &["--execute"]),
         "php" | "node" | "nodejs" | "bun" | "deno" => one_liner_code(program, args),
+        "tsx" | "ts-node" => one_liner_code("node", args),
+        p if p.starts_with("python") => one_liner_code("python", args),
         "awk" | "gawk" | "mawk" | "nawk" | "busybox-awk" => {
             // the program text: the first word that is not an option or an option's value
             let mut i = 0;

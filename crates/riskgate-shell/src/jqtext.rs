@@ -45,6 +45,14 @@ pub(crate) fn output(filter: &str) -> Option<String> {
                 built.push_str(&text);
             } else if o == "." {
                 built.push_str(value.as_deref().unwrap_or(VALUE));
+            } else if let Some(name) = o
+                .strip_prefix("env.")
+                .or_else(|| o.strip_prefix("$ENV."))
+                .filter(|n| n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            {
+                // an environment variable: the shell's own (`env.HOME` is `$HOME`)
+                built.push('$');
+                built.push_str(name);
             } else {
                 built.push_str(VALUE);
             }
@@ -137,6 +145,10 @@ mod tests {
         assert_eq!(
             output(r#".hosts[] | "ssh \(.name) sudo reboot""#).as_deref(),
             Some("ssh $JQ_VALUE sudo reboot\n")
+        );
+        assert_eq!(
+            output(r#""rm -rf " + env.HOME"#).as_deref(),
+            Some("rm -rf $HOME\n")
         );
         assert_eq!(output(".name"), None);
         assert_eq!(output("keys"), None);

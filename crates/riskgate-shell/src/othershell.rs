@@ -13,6 +13,33 @@
 /// Most bytes rewritten (longer texts keep their syntax error).
 const MAX_BYTES: usize = 64 * 1024;
 
+/// bash's `select NAME in WORDS; do …; done` menu loop (which the parser does not read) as a
+/// `for` loop over the same words: any of them may be chosen, so the body runs for each.
+pub(crate) fn select_to_for(text: &str) -> Option<String> {
+    if text.len() > MAX_BYTES {
+        return None;
+    }
+    let mut changed = false;
+    let lines: Vec<String> = text
+        .split('\n')
+        .map(|line| {
+            let lead = line.len() - line.trim_start().len();
+            let rest = &line[lead..];
+            let is_select = rest.strip_prefix("select ").is_some_and(|r| {
+                let name = r.split_whitespace().next().unwrap_or("");
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            });
+            if is_select {
+                changed = true;
+                format!("{}for {}", &line[..lead], &rest["select ".len()..])
+            } else {
+                line.to_string()
+            }
+        })
+        .collect();
+    changed.then(|| lines.join("\n"))
+}
+
 /// The zsh reading of `text` in bash syntax, if it differs.
 pub(crate) fn zsh_to_bash(text: &str) -> Option<String> {
     if text.len() > MAX_BYTES {
@@ -302,6 +329,11 @@ mod tests {
             Some("n=\"$(count src/*.go)\"\necho $n files")
         );
         assert!(fish_to_bash("end").is_none());
+        assert_eq!(
+            select_to_for("PS3='x: '\nselect s in a b; do\n  echo $s\ndone").as_deref(),
+            Some("PS3='x: '\nfor s in a b; do\n  echo $s\ndone")
+        );
+        assert!(select_to_for("echo select a").is_none());
         // a stray parenthesis of a broken bash line is no fish
         assert!(fish_to_bash("find . ( -name a.out -o -name *.o ) -print").is_none());
     }

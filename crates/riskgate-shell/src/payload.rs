@@ -293,6 +293,7 @@ pub(crate) fn produce(c: &SimpleCommand) -> Option<String> {
 /// `--join-output`; yq prints strings raw by default).
 fn jq_filter(c: &SimpleCommand) -> Option<&str> {
     let mut raw_out = c.program == "yq";
+    let mut filter = None;
     let mut words = c.raw_argv.iter().skip(1).map(|w| w.text.as_str());
     while let Some(w) = words.next() {
         match w {
@@ -309,10 +310,13 @@ fn jq_filter(c: &SimpleCommand) -> Option<&str> {
             w if w.starts_with('-') && w.len() > 1 => {
                 raw_out |= w.contains(['r', 'j']);
             }
-            filter => return raw_out.then_some(filter),
+            // the first operand is the filter; options may follow it (`jq -n '…' -r`)
+            f => {
+                filter.get_or_insert(f);
+            }
         }
     }
-    None
+    filter.filter(|_| raw_out)
 }
 
 /// Most times a printf format is reused for its remaining arguments.

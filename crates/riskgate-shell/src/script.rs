@@ -585,7 +585,7 @@ impl Norm<'_> {
                 target = Some((w, Some(Reader::Lang(lang))));
             }
         } else if crate::embedded::translates_script_file(program)
-            && let Some(w) = first_operand(1)
+            && let Some(w) = first_operand(crate::embedded::script_file_operand(program, raw))
         {
             // Lua and R scripts: read for the commands they run
             target = Some((w, Some(Reader::Translated)));

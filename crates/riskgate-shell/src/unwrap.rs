@@ -12,6 +12,7 @@ mod prefix;
 mod runners;
 
 use prefix::{PREFIX, peel_prefix};
+pub(crate) use runners::fd_execs;
 use runners::{is_python, peel_container_exec, peel_git_alias, peel_package_runner};
 
 /// What runs inside a wrapper.

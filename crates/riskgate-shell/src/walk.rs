@@ -52,10 +52,11 @@ impl Norm<'_> {
                 r
             }
             Err(e) => {
-                // zsh or fish text (`zsh -c`, `fish -c`, zsh habits sent as bash): its bash
-                // reading, when that parses
+                // zsh or fish text (`zsh -c`, `fish -c`, zsh habits sent as bash), or bash's
+                // `select` loop: its reading in the syntax the parser knows, when that parses
                 if let Some(alt) = crate::othershell::zsh_to_bash(text)
                     .or_else(|| crate::othershell::fish_to_bash(text))
+                    .or_else(|| crate::othershell::select_to_for(text))
                     && crate::watchdog::admit(&alt, frame.depth)
                 {
                     let mut parser =

@@ -62,3 +62,23 @@ fn secrets_read_by_jq_or_named_files_and_sent() {
         ],
     );
 }
+
+#[test]
+fn runners_menus_jobs_and_output_thrown_away() {
+    at_least_high(&[
+        "fd -HI -t f . ~ -x rm",
+        "jq -n '\"rm -rf \" + env.HOME' -r | sh",
+        "echo 'rm -rf ~/projects' | at now + 10 minutes",
+        "at -f /tmp/job.sh 03:00",
+        "op read op://Prod/db/password",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "fd -e orig -x rm",
+            "echo 'make test' | at now + 10 minutes",
+            "PS3='log: '\nselect svc in api worker; do\n  journalctl -u \"$svc\" -n 100 --no-pager\n  break\ndone",
+            "op read op://Development/github-ci/token > /dev/null && echo 'token present'",
+        ],
+    );
+}

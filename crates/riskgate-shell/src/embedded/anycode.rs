@@ -142,6 +142,17 @@ impl Reader<'_> {
         loop {
             match self.tok(i) {
                 // concatenation: `+`, `..`, `<>`, `~`, `*`, `++`, `.` (PHP, Perl)
+                // a path joined to a name (Python's `Path.home() / ".bashrc"`)
+                Some(Tok::Punct("/")) if matches!(&v, Val::Str(p) if path_like(p) || p == "~") => {
+                    let (w, next) = self.postfix(i + 1, depth + 1);
+                    v = match (v, w) {
+                        (Val::Str(a), Val::Str(b)) if !b.is_empty() => {
+                            Val::Str(format!("{}/{}", a.trim_end_matches('/'), b))
+                        }
+                        _ => Val::Unknown,
+                    };
+                    i = next;
+                }
                 Some(Tok::Punct("+" | ".." | "<>" | "~" | "*" | "++" | "."))
                     if matches!(v, Val::Str(_) | Val::Env(_)) =>
                 {
@@ -262,7 +273,16 @@ impl Reader<'_> {
                 }
                 // `name(args)`, Julia's broadcast `name.(args)`
                 if self.call_paren(i + 1) || (self.punct(i + 1, "(") && known(&name).is_some()) {
-                    let (args, next) = self.args(i + 1, depth + 1);
+                    let (mut args, next) = self.args(i + 1, depth + 1);
+                    // a method of a variable (`p.write_text(…)` after `p = Path.home() / "x"`)
+                    if let Some((head, method)) = name.split_once('.')
+                        && let Some((_, recv)) = self.vars.iter().rev().find(|(k, _)| k == head)
+                        && !matches!(recv, Val::Unknown)
+                    {
+                        args.insert(0, recv.clone());
+                        let m = last_segment(method).to_string();
+                        return (self.method(&m, args), next);
+                    }
                     // a variable holding a function's name (`$f = "sys"."tem"; $f("…")`)
                     let callee = match self.vars.iter().rev().find(|(k, _)| *k == name) {
                         Some((_, Val::Str(f))) if known(f).is_some() => f.clone(),

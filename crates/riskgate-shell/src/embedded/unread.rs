@@ -72,6 +72,7 @@ pub(crate) fn code<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
         "dotnet" if args.first() == Some(&"script") && args.get(1) == Some(&"eval") => {
             return args.get(2).copied();
         }
+        "dotnet" if args.first() == Some(&"script") => (&["-e", "--eval"], args),
         _ => (INLINE.iter().find(|(p, _)| *p == program)?.1, args),
     };
     for (k, a) in args.iter().enumerate() {
@@ -92,7 +93,9 @@ pub(crate) fn code<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
 /// / `-stdin`).
 pub(crate) fn reads_stdin(program: &str, args: &[&str]) -> bool {
     STDIN.contains(&program)
-        && (args.iter().any(|a| matches!(*a, "-" | "-stdin"))
+        && (args
+            .iter()
+            .any(|a| matches!(*a, "-" | "-stdin" | "/dev/stdin"))
             || !args.iter().any(|a| !a.starts_with('-')))
         && code(program, args).is_none()
 }

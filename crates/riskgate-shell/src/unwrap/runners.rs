@@ -373,3 +373,96 @@ pub(super) fn peel_git_alias(argv: &[XWord]) -> Option<Peeled> {
     p.keep = Some(argv.to_vec());
     Some(p)
 }
+
+/// fd's options that take a value.
+const FD_VALUE_OPTS: &[&str] = &[
+    "-t",
+    "--type",
+    "-e",
+    "--extension",
+    "-E",
+    "--exclude",
+    "-d",
+    "--max-depth",
+    "--min-depth",
+    "--exact-depth",
+    "-S",
+    "--size",
+    "--changed-within",
+    "--changed-before",
+    "-o",
+    "--owner",
+    "-j",
+    "--threads",
+    "-c",
+    "--color",
+    "--base-directory",
+    "--search-path",
+    "--path-separator",
+    "--max-results",
+    "--ignore-file",
+];
+
+/// The commands `fd … -x CMD` / `--exec-batch CMD` runs on what it finds: `{}` and its
+/// variants (`{/}`, `{.}` …) stand for each file (`ROOT/**`); a command without them gets the
+/// file appended, as fd does.
+pub(crate) fn fd_execs(argv: &[XWord]) -> Vec<(String, Vec<XWord>)> {
+    let mut out = Vec::new();
+    let mut positionals: Vec<&XWord> = Vec::new();
+    let mut i = 1;
+    while let Some(w) = argv.get(i) {
+        let t = w.text();
+        if matches!(t, "-x" | "--exec" | "-X" | "--exec-batch") {
+            let start = i + 1;
+            let mut end = start;
+            while end < argv.len() && !matches!(argv[end].text(), ";" | "\\;") {
+                end += 1;
+            }
+            // the search root: the second operand (the first is the pattern), else `.`
+            let root = match positionals.get(1) {
+                Some(r) if r.w.dynamic => None,
+                Some(r) => Some(r.text().trim_end_matches('/').to_string()),
+                None => Some(".".to_string()),
+            };
+            let found = root.map(|r| format!("{r}/**"));
+            let mut cmd: Vec<XWord> = argv.get(start..end).unwrap_or(&[]).to_vec();
+            let mut placed = false;
+            for w in cmd.iter_mut().skip(1) {
+                if w.w.text.contains('{') && w.w.text.contains('}') {
+                    placed = true;
+                    if let Some(f) = &found {
+                        for ph in ["{//}", "{/.}", "{/}", "{.}", "{}"] {
+                            w.w.text = w.w.text.replace(ph, f);
+                        }
+                    }
+                }
+            }
+            if !placed {
+                cmd.push(match &found {
+                    Some(f) => XWord::lit(f),
+                    None => XWord {
+                        w: Word {
+                            text: "$FD_FILE".into(),
+                            dynamic: true,
+                        },
+                        feed: crate::ctx::Feed::default(),
+                    },
+                });
+            }
+            if !cmd.is_empty() {
+                out.push((format!("fd {t}"), cmd));
+            }
+            i = end + 1;
+            continue;
+        }
+        if FD_VALUE_OPTS.contains(&t) {
+            i += 2;
+            continue;
+        }
+        if !t.starts_with('-') {
+            positionals.push(w);
+        }
+        i += 1;
+    }
+    out
+}

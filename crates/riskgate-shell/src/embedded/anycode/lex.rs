@@ -51,6 +51,12 @@ pub(super) fn tokens(code: &str) -> (Vec<Tok>, Vec<bool>) {
                 i = line_end(b, i)
             }
             b';' if b.get(i + 1) == Some(&b';') => i = line_end(b, i),
+            // an Elixir sigil's letter before its string (`~c"redis-cli …"`)
+            b'~' if b.get(i + 1).is_some_and(u8::is_ascii_alphabetic)
+                && matches!(b.get(i + 2), Some(b'"' | b'\'')) =>
+            {
+                i += 2;
+            }
             b'"' | b'\'' | b'`' => {
                 let (text, end) = string_at(code, i);
                 match (c, text) {

@@ -91,6 +91,8 @@ pub(super) fn known(name: &str) -> Option<Kind> {
         | "remove_file"
         | "remove_dir"
         | "rm_f"
+        | "deletedir"
+        | "removeall"
         | "delete-dir" => Kind::Delete,
         "write_file" | "writefile" | "write-file" | "spit" | "file_put_contents" | "writetext"
         | "write_text" | "writealltext" | "appendalltext" | "write_all" | "writestring"

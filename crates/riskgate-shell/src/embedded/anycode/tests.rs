@@ -196,3 +196,20 @@ fn harmless_code_stays_harmless() {
     // a string juxtaposed with more (awk) is not the whole command
     assert!(c("{ system(\"mv \\\"\" $0 \"\\\" \\\"\" new \"\\\"\") }").is_empty());
 }
+
+#[test]
+fn more_shapes_of_the_same_sinks() {
+    assert_eq!(
+        c("import pathlib; p = pathlib.Path.home() / '.bashrc'; p.write_text('x')"),
+        [": > ~/.bashrc"]
+    );
+    assert_eq!(
+        c(":os.cmd(~c\"redis-cli -h r FLUSHALL\")"),
+        ["redis-cli -h r FLUSHALL"]
+    );
+    assert_eq!(
+        c("new File(\"/opt/nexus/work\").deleteDir()"),
+        ["rm -rf -- /opt/nexus/work"]
+    );
+    assert_eq!(c("x = 10 / 2; print(x)"), Vec::<String>::new());
+}
