@@ -18,6 +18,9 @@ const SECRET_WORDS: &[&str] = &[
 /// Segments that hold secrets as a whole (`.data` of a Kubernetes Secret, `.env`).
 const SECRET_SEGMENTS: &[&str] = &["data", "stringdata", "env", "environment", "config"];
 
+/// grep's options that print a count or nothing instead of the matching lines.
+const COUNTS_ONLY: &[&str] = &["-c", "--count", "-q", "--quiet", "--silent"];
+
 /// The reducer that the output of command `i` is piped into, if it shows no secret value.
 pub(crate) fn reducer(views: &[CommandView<'_>], i: usize) -> Option<String> {
     let consumer = views
@@ -31,12 +34,10 @@ pub(crate) fn reducer(views: &[CommandView<'_>], i: usize) -> Option<String> {
     let positionals: Vec<&str> = consumer.positionals.iter().map(|p| &*p.text).collect();
     let reduced = match consumer.cmd.program.as_str() {
         "wc" => true,
-        "grep" | "egrep" | "rg" => consumer.flags.iter().any(|f| {
-            matches!(
-                *f,
-                "-c" | "--count" | "-q" | "--quiet" | "--silent" | "-l" | "--files-with-matches"
-            )
-        }),
+        "grep" | "egrep" | "rg" => consumer
+            .flags
+            .iter()
+            .any(|f| COUNTS_ONLY.contains(f) || matches!(*f, "-l" | "--files-with-matches")),
         "jq" | "yq" => positionals
             .first()
             .is_some_and(|f| jq_filter_shows_no_secret(f)),
@@ -69,9 +70,7 @@ pub(crate) fn shows_no_content(v: &CommandView<'_>) -> Option<String> {
         return Some(format!("{} > /dev/null", v.cmd.program));
     }
     let reduced = matches!(v.cmd.program.as_str(), "grep" | "egrep" | "fgrep" | "rg")
-        && v.flags
-            .iter()
-            .any(|f| matches!(*f, "-c" | "--count" | "-q" | "--quiet" | "--silent"))
+        && v.flags.iter().any(|f| COUNTS_ONLY.contains(f))
         && !v.flags.iter().any(|f| {
             matches!(
                 *f,

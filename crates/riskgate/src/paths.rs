@@ -53,17 +53,6 @@ pub struct Project {
     pub riskgate_bins: Vec<PathBuf>,
 }
 
-/// Names whose meaning depends on the process that opens them (`/dev/fd/3` is the command's
-/// descriptor 3): following their links here would name riskgate's own process instead.
-const PER_PROCESS: &[&str] = &[
-    "/proc/self",
-    "/proc/thread-self",
-    "/dev/fd",
-    "/dev/stdin",
-    "/dev/stdout",
-    "/dev/stderr",
-];
-
 /// `path` made absolute against `cwd`, `~` expanded, `.`/`..` resolved, symbolic links of the
 /// longest existing ancestor followed (except in per-process names such as `/dev/fd/3`).
 pub fn resolve(path: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
@@ -87,7 +76,14 @@ pub fn resolve(path: &str, cwd: &Path, home: Option<&Path>) -> PathBuf {
             other => lexical.push(other),
         }
     }
-    if PER_PROCESS.iter().any(|p| lexical.starts_with(p)) {
+    // names whose meaning depends on the process that opens them (`/dev/fd/3` is the
+    // command's descriptor 3): following their links here would name riskgate's own process
+    if lexical.starts_with("/proc/self")
+        || lexical.starts_with("/proc/thread-self")
+        || lexical
+            .to_str()
+            .is_some_and(riskgate_model::effect::is_harmless_device)
+    {
         return lexical;
     }
     let mut existing = lexical.as_path();

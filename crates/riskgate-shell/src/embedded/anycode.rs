@@ -154,7 +154,7 @@ impl Reader<'_> {
                     i = next;
                 }
                 Some(Tok::Punct("+" | ".." | "<>" | "~" | "*" | "++" | "."))
-                    if matches!(v, Val::Str(_) | Val::Env(_)) =>
+                    if matches!(v, Val::Str(_)) =>
                 {
                     let (w, next) = self.postfix(i + 1, depth + 1);
                     v = concat(v, w);
@@ -485,17 +485,16 @@ impl Reader<'_> {
                 Val::Unknown
             }
             Some(Kind::Write) => {
-                // `open(P, "a")`: a write only with a write or append mode
-                let opener = matches!(last, "open" | "fopen" | "file");
-                let mode = args.get(1).and_then(|m| match m {
-                    Val::Str(s) => Some(s.as_str()),
-                    _ => None,
-                });
-                if let Some(p) = args.first() {
-                    match mode {
-                        Some(m) if m.contains('a') => self.write(p, true),
-                        Some(m) if m.contains('w') => self.write(p, false),
-                        _ if opener => {
+                let Some(p) = args.first() else {
+                    return Val::Unknown;
+                };
+                // an opener writes only with a write or append mode (`open(P, "a")`); other
+                // writers' second argument is the content
+                if matches!(last, "open" | "fopen") {
+                    match args.get(1) {
+                        Some(Val::Str(m)) if m.contains('a') => self.write(p, true),
+                        Some(Val::Str(m)) if m.contains('w') => self.write(p, false),
+                        _ => {
                             if let Val::Str(s) = p
                                 && path_like(s)
                             {
@@ -503,8 +502,9 @@ impl Reader<'_> {
                                 return Val::Read(s.clone());
                             }
                         }
-                        _ => self.write(p, false),
                     }
+                } else {
+                    self.write(p, false);
                 }
                 Val::Unknown
             }
@@ -666,22 +666,9 @@ impl Reader<'_> {
     }
 
     /// A literal path that names a secret (read by awk's `getline < P`, Tcl's `open`): kept
-    /// for a send found anywhere in the code.
+    /// for a send found anywhere in the code. The model's one list of secret files decides.
     fn sends_secret_path(&self, s: &str) -> bool {
-        path_like(s)
-            && [
-                "/etc/shadow",
-                "/.ssh/",
-                "/.aws/",
-                "/.kube/config",
-                "/.netrc",
-                "/.git-credentials",
-                "/.docker/config.json",
-                "/.pgpass",
-                ".keychain",
-            ]
-            .iter()
-            .any(|k| s.contains(k))
+        path_like(s) && riskgate_model::credentials::sensitive_kind(s).is_some()
     }
 
     /// Secrets read and a send: the flow as a shell pipeline.

@@ -54,7 +54,7 @@ pub(crate) fn translates_script_file(program: &str) -> bool {
     ) || matches!(
         program,
         "go" | "dotnet" | "kotlinc" | "kotlin" | "groovy" | "runghc" | "runhaskell" | "scala"
-    ) || unread::reads_stdin(program, &[])
+    ) || unread::reads_script_files(program)
 }
 
 /// Where the script file of `program` is in its operands: `go run FILE`, `dotnet script

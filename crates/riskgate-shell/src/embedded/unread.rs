@@ -89,6 +89,12 @@ pub(crate) fn code<'a>(program: &str, args: &[&'a str]) -> Option<&'a str> {
     None
 }
 
+/// Whether `program` is an interpreter of a language read here that reads a script file
+/// (`julia deploy.jl`, `elixir x.exs`).
+pub(crate) fn reads_script_files(program: &str) -> bool {
+    STDIN.contains(&program)
+}
+
 /// Whether `program` reads code read here from its standard input (no script given, or `-`
 /// / `-stdin`).
 pub(crate) fn reads_stdin(program: &str, args: &[&str]) -> bool {

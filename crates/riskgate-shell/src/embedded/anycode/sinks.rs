@@ -156,9 +156,6 @@ pub(super) fn flatten(args: &[Val]) -> Vec<Val> {
 pub(super) fn concat(a: Val, b: Val) -> Val {
     match (a, b) {
         (Val::Str(x), Val::Str(y)) if x.len() + y.len() <= MAX_TEXT => Val::Str(x + &y),
-        (Val::Str(x), Val::Env(n)) | (Val::Env(n), Val::Str(x)) if n == "HOME" => {
-            Val::Str(format!("~{x}"))
-        }
         _ => Val::Unknown,
     }
 }

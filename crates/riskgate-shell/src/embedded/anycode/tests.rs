@@ -213,3 +213,11 @@ fn more_shapes_of_the_same_sinks() {
     );
     assert_eq!(c("x = 10 / 2; print(x)"), Vec::<String>::new());
 }
+
+#[test]
+fn only_an_opener_reads_a_mode() {
+    // the second argument of a writer is its content, whatever letters it has
+    assert_eq!(c("File.write(\"/etc/hosts\", \"a w\")"), [": > /etc/hosts"]);
+    assert_eq!(c("io.open(\"/etc/sudoers\", \"a\")"), [": >> /etc/sudoers"]);
+    assert!(c("io.open(\"/etc/hosts\")").is_empty());
+}
