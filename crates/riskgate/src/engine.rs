@@ -205,6 +205,7 @@ impl Engine {
     fn assess_parsed(&self, command: &str, parsed: &ParsedCommand) -> Assessment {
         let (mut findings, effects) = self.commands.findings_and_effects(parsed);
         findings.extend(self.nested_findings(parsed));
+        rolled_back_sql(parsed, &mut findings);
         let mut assessment = Assessment::from_findings(ActionKind::Command, command, findings);
         assessment.effects = effects;
         if let Some(why) = self.commands.incomplete_reason(parsed) {
@@ -383,12 +384,7 @@ impl Engine {
         };
         match nested.language {
             NestedLanguage::Sql => {
-                let dialect = match nested.program.as_str() {
-                    "psql" => Dialect::Postgres,
-                    "mysql" | "mariadb" => Dialect::MySql,
-                    "sqlite3" | "sqlite" => Dialect::Sqlite,
-                    _ => Dialect::Generic,
-                };
+                let dialect = client_dialect(&nested.program);
                 let mut found = scoped(sql_findings(&nested.text, dialect, sql_opts));
                 // `\\! CMD`, `.shell CMD`: the client runs a shell command
                 for cmd in riskgate_analyzers::sql::shell_escapes(&nested.text) {
@@ -403,6 +399,46 @@ impl Engine {
             NestedLanguage::Php => code(Language::Php),
             NestedLanguage::Redis => scoped(redis_findings(&nested.text, sql_opts)),
             NestedLanguage::Mongo => scoped(mongo_findings(&nested.text, sql_opts)),
+        }
+    }
+}
+
+/// The SQL dialect of a database client.
+fn client_dialect(program: &str) -> Dialect {
+    match program {
+        "psql" => Dialect::Postgres,
+        "mysql" | "mariadb" => Dialect::MySql,
+        "sqlite3" | "sqlite" => Dialect::Sqlite,
+        _ => Dialect::Generic,
+    }
+}
+
+/// SQL a client runs inside a transaction that its own `ROLLBACK` undoes (`psql -c 'BEGIN;
+/// DELETE …; ROLLBACK'`) changes nothing: the SQL rules that matched that command's text
+/// (pack `db`, tag `sql`) are at most LOW, as the analyzer's own ratings of those statements
+/// are. Anything else the command does keeps its level.
+fn rolled_back_sql(parsed: &ParsedCommand, findings: &mut [Finding]) {
+    for nested in &parsed.nested {
+        if nested.language != NestedLanguage::Sql
+            || !riskgate_analyzers::sql::rolled_back(&nested.text, client_dialect(&nested.program))
+        {
+            continue;
+        }
+        let Some(span) = parsed.commands.get(nested.command_index).map(|c| c.span) else {
+            continue;
+        };
+        for f in findings.iter_mut() {
+            if f.span == Some(span)
+                && f.rule_id.starts_with("db.")
+                && f.tags.iter().any(|t| t == "sql")
+                && f.level > riskgate_model::RiskLevel::Low
+            {
+                f.level = riskgate_model::RiskLevel::Low;
+                f.score = f.score.min(28);
+                f.reversible = true;
+                f.description
+                    .push_str(" — inside a transaction its own ROLLBACK undoes");
+            }
         }
     }
 }

@@ -25,6 +25,7 @@ mod mongo;
 mod rate;
 mod redis;
 mod split;
+mod tx;
 
 use std::fmt;
 use std::str::FromStr;
@@ -151,6 +152,18 @@ impl Rating {
         self.resources
             .extend(names.into_iter().map(|n| format!("db:{n}")));
         self
+    }
+
+    /// This statement is undone by the `ROLLBACK` that is statement `by` (1-based): it changes
+    /// nothing, so it is at most LOW and raised in no environment.
+    pub(crate) fn undo(&mut self, by: usize) {
+        self.level = self.level.min(RiskLevel::Low);
+        self.data_write = false;
+        self.reversible = true;
+        self.description = format!(
+            "{} — undone by the ROLLBACK of statement {by}, which ends its transaction",
+            self.description
+        );
     }
 
     pub(crate) fn mitigation(mut self, m: &'static str) -> Rating {
@@ -343,20 +356,31 @@ pub fn analyze_sql(text: &str, dialect: Dialect, opts: &SqlOptions) -> SqlReport
                 }),
         );
     }
-    let mut statements = Vec::new();
+    let mut rated = Vec::new();
     for (n, piece) in pieces.iter().take(MAX_STATEMENTS).enumerate() {
-        let span = Span::new(piece.start, piece.end);
-        let context = many.then(|| format!("statement {}", n + 1));
-        let (ratings, parsed) = match parse(&piece.text, dialect) {
+        match parse(&piece.text, dialect) {
             Some(stmts) if !stmts.is_empty() => {
-                (stmts.iter().map(rate::rate).collect::<Vec<_>>(), true)
+                for st in &stmts {
+                    rated.push((n, piece, rate::rate(st), true, tx::classify(st, dialect)));
+                }
             }
             _ => {
                 degraded = true;
-                (vec![fallback::rate(&piece.stripped)], false)
+                let r = fallback::rate(&piece.stripped);
+                rated.push((n, piece, r, false, tx::Tx::Commit));
             }
-        };
-        for rating in ratings {
+        }
+    }
+    let marks: Vec<tx::Tx> = rated.iter().map(|r| r.4).collect();
+    let undone = tx::undone_by(&marks);
+    let mut statements = Vec::new();
+    for ((n, piece, mut rating, parsed, _), undone) in rated.into_iter().zip(undone) {
+        let span = Span::new(piece.start, piece.end);
+        let context = many.then(|| format!("statement {}", n + 1));
+        if let Some(by) = undone {
+            rating.undo(by + 1);
+        }
+        {
             let f = rating.finding(&piece.text, span, piece.line, context.clone(), opts);
             statements.push(StatementReport {
                 index: n + 1,
@@ -380,6 +404,46 @@ pub fn analyze_sql(text: &str, dialect: Dialect, opts: &SqlOptions) -> SqlReport
         statements,
         assessment,
     }
+}
+
+/// Whether `text` changes nothing because a `ROLLBACK` undoes it: every statement parsed, at
+/// least one changes data and is undone by the `ROLLBACK` that closes its transaction, and
+/// every other one is at most LOW (reads, session and transaction control). Text with a
+/// client command (`\\!`, `.shell`) or a MySQL versioned comment (`/*!50000 … */`, code
+/// the parser reads as a comment) is never taken as rolled back.
+pub fn rolled_back(text: &str, dialect: Dialect) -> bool {
+    if text.len() > MAX_SQL_BYTES || text.contains("/*!") {
+        return false;
+    }
+    let (clean, metas) = client::strip(text);
+    if !metas.is_empty() {
+        return false;
+    }
+    let (pieces, open) = split::split(&clean, dialect);
+    if open || pieces.len() > MAX_STATEMENTS {
+        return false;
+    }
+    let mut marks = Vec::new();
+    let mut levels = Vec::new();
+    for piece in &pieces {
+        let Some(stmts) = parse(&piece.text, dialect).filter(|s| !s.is_empty()) else {
+            return false;
+        };
+        for st in &stmts {
+            marks.push(tx::classify(st, dialect));
+            levels.push(rate::rate(st).level);
+        }
+    }
+    let undone = tx::undone_by(&marks);
+    let mut any = false;
+    for ((m, level), undone) in marks.iter().zip(levels).zip(undone) {
+        match (m, undone) {
+            (tx::Tx::Undoable, Some(_)) => any = true,
+            _ if level <= RiskLevel::Low => {}
+            _ => return false,
+        }
+    }
+    any
 }
 
 /// Assess SQL text: one finding per statement, the overall level the highest.
