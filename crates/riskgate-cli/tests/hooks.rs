@@ -385,7 +385,7 @@ fn cursor_every_event() {
             "preToolUse Write",
             with(
                 "preToolUse",
-                json!({"tool_name": "Write", "tool_input": {"file_path": e.project.join(".envrc"), "content": "export A=1"}}),
+                json!({"tool_name": "Write", "tool_input": {"file_path": e.project.join(".env"), "content": "export A=1"}}),
             ),
         ),
         (

@@ -18,6 +18,7 @@ use crate::gitscope;
 use crate::heuristics;
 use crate::hookscope;
 use crate::matcher::{self, CommandView, Hit};
+use crate::ownfiles;
 use crate::rcappend;
 use crate::rule::{Matcher, Rule, Target};
 use crate::ruleset::RuleSet;
@@ -269,6 +270,9 @@ impl CommandEngine {
         // Per file-deletion rule: whether every matched command deletes entries of a listing
         // of project paths.
         let mut project_listed: Vec<bool> = Vec::new();
+        // Per file-deletion rule: whether every matched command deletes only files the script
+        // wrote before it.
+        let mut own_output: Vec<bool> = Vec::new();
         // Per credential rule: whether every matched command carries only throwaway credentials.
         let mut throwaway: Vec<bool> = Vec::new();
         // Per hook rule: whether every matched command installs a hook of the project.
@@ -292,9 +296,18 @@ impl CommandEngine {
                 readers.push(i);
             }
             let resources = hit_resources(rule, &hit, views);
+            // a raw pattern's match inside one command (`DATABASE_URL=postgres://localhost/app
+            // npx prisma migrate reset`) is aimed where that command is
             let env = match hit {
-                Hit::Command(i) => views.get(i).map(|v| envscope::command_environment(v.cmd)),
-                Hit::Raw(_) | Hit::Script(..) => None,
+                // a wrapper's (`npx`, `sudo`) is the environment of the command it runs, which
+                // holds the assignments (`DATABASE_URL=… npx prisma …`)
+                Hit::Command(i) => views
+                    .get(i)
+                    .map(|v| envscope::command_environment(wrapped_view(views, v).cmd)),
+                Hit::Raw((s, e)) => {
+                    innermost_view(views, s, e).map(|v| envscope::command_environment(v.cmd))
+                }
+                Hit::Script(..) => None,
             };
             let prod = env == Some(Environment::Prod);
             let (dev, reducer, settings) = match hit {
@@ -313,6 +326,10 @@ impl CommandEngine {
                 Hit::Command(i) => views
                     .get(i)
                     .is_some_and(|v| envscope::iterates_project_listing(v.cmd)),
+                Hit::Raw(_) | Hit::Script(..) => false,
+            };
+            let own = match hit {
+                Hit::Command(i) => ownfiles::deletes_only_own_output(parsed, i),
                 Hit::Raw(_) | Hit::Script(..) => false,
             };
             let dry = !prints_secrets
@@ -357,6 +374,9 @@ impl CommandEngine {
                 if let Some(p) = project_listed.get_mut(i) {
                     *p &= listed;
                 }
+                if let Some(o) = own_output.get_mut(i) {
+                    *o &= own;
+                }
                 if let Some(t) = throwaway.get_mut(i) {
                     *t &= placeholder;
                 }
@@ -394,6 +414,10 @@ impl CommandEngine {
             project_hook.push(own_hook && rule.tags().iter().any(|t| t == "hooks"));
             dry_run.push(dry);
             topic_branch.push(topic);
+            own_output.push(
+                own && rule.tags().iter().any(|t| t == "filesystem")
+                    && rule.tags().iter().any(|t| t == "destructive"),
+            );
             project_listed.push(
                 listed
                     && rule
@@ -414,6 +438,9 @@ impl CommandEngine {
         }
         for (f, _) in out.iter_mut().zip(&project_listed).filter(|(_, p)| **p) {
             envscope::cap_for_project_listing(f);
+        }
+        for (f, _) in out.iter_mut().zip(&own_output).filter(|(_, o)| **o) {
+            envscope::cap_for_own_output(f);
         }
         for (f, _) in out.iter_mut().zip(&project_hook).filter(|(_, h)| **h) {
             hookscope::cap_for_project_hook(f);
@@ -492,6 +519,38 @@ fn rule_finding(
         }
     }
     f.with_resources(resources)
+}
+
+/// The view of the innermost command whose span holds `s..e` (a raw pattern's match), seen
+/// through its wrappers (see [`wrapped_view`]).
+fn innermost_view<'v, 'a>(
+    views: &'v [CommandView<'a>],
+    s: usize,
+    e: usize,
+) -> Option<&'v CommandView<'a>> {
+    let v = views
+        .iter()
+        .filter(|v| v.cmd.span.start <= s && e <= v.cmd.span.end)
+        .min_by_key(|v| v.cmd.span.end - v.cmd.span.start)?;
+    Some(wrapped_view(views, v))
+}
+
+/// The command a wrapper view runs (`npx` → `prisma` in `DATABASE_URL=… npx prisma …`, which
+/// holds the assignments): the view of the same span that names `v`'s program among its
+/// wrappers; `v` itself when there is none.
+fn wrapped_view<'v, 'a>(
+    views: &'v [CommandView<'a>],
+    v: &'v CommandView<'a>,
+) -> &'v CommandView<'a> {
+    views
+        .iter()
+        .rev()
+        .find(|w| {
+            w.cmd.span == v.cmd.span
+                && !v.cmd.program.is_empty()
+                && w.cmd.wrappers.iter().any(|x| x.name == v.cmd.program)
+        })
+        .unwrap_or(v)
 }
 
 /// Programs that only show or search the text they are given (their words are data).

@@ -375,6 +375,18 @@ pub(crate) fn cap_for_dry_run(f: &mut Finding) {
         .push_str(" (a dry run: it only shows what would change; at most LOW)");
 }
 
+/// Cap `f` at LOW: every command it matched deletes only files the script wrote before it (see
+/// `ownfiles`).
+pub(crate) fn cap_for_own_output(f: &mut Finding) {
+    if f.level <= RiskLevel::Low {
+        return;
+    }
+    f.level = RiskLevel::Low;
+    f.score = f.score.min(30);
+    f.description
+        .push_str(" (only files this script wrote before: its own intermediate output)");
+}
+
 /// Whether a rule deletes data or infrastructure (scoped by environment, and tagged
 /// `destructive`/`data-loss` or named for a delete): on production it is at least HIGH.
 pub(crate) fn deletes_data(id: &str, tags: &[impl AsRef<str>]) -> bool {

@@ -41,6 +41,7 @@ mod hookscope;
 mod lint;
 mod loader;
 mod matcher;
+mod ownfiles;
 mod predicate;
 mod prefilter;
 mod printed;

@@ -256,13 +256,25 @@ pub(crate) static SPECS: &[Entry] = &[
         &["-f --force", "-l --lazy", "-a --all", "-R --recursive"],
     ),
     (
-        "mkfs|mkfs.ext4|mkfs.ext3|mkfs.xfs|mkfs.btrfs|mkfs.vfat",
+        "mkfs|mkfs.xfs|mkfs.btrfs|mkfs.vfat",
         "",
         &[
             "-F --force",
             "-f => --force",
             "-t --type => --type=",
             "-L --label => --label=",
+        ],
+    ),
+    // the ext family's `-n` shows what it would do and writes nothing (to mkfs.xfs, btrfs and
+    // vfat `-n` is an option of the filesystem made)
+    (
+        "mke2fs|mkfs.ext2|mkfs.ext3|mkfs.ext4",
+        "",
+        &[
+            "-F --force",
+            "-t --type => --type=",
+            "-L --label => --label=",
+            "-n => --dry-run",
         ],
     ),
     ("wipefs", "", &["-a --all", "-f --force", "-n --no-act"]),

@@ -75,6 +75,7 @@ impl Norm<'_> {
     /// Unwrap, canonicalize and record `p`; returns the commands it became.
     pub(crate) fn finish_simple(&mut self, mut p: Pending, frame: &Frame) -> Option<Range> {
         crate::progword::normalize(&mut p.argv);
+        self.inline_request_files(&mut p.argv);
         // `$(echo Y3VybCAu… | base64 -d)`: a command line decoded at run time. Its words run
         // as they split, but a decoded pipeline or list says what its author meant (and `eval`
         // is one edit away): it is read as a script too.

@@ -31,6 +31,7 @@ mod othershell;
 mod paramops;
 mod payload;
 mod progword;
+mod reqfile;
 mod script;
 mod taskfiles;
 mod unwrap;
@@ -55,6 +56,24 @@ use ctx::{Frame, Norm};
 /// [`SimpleCommand::remote`] instead.
 pub fn is_download(c: &SimpleCommand) -> bool {
     payload::is_downloader(c)
+}
+
+/// The file names a `find` selects, from its words (`-name '*.conf'` → `*.conf`; a path
+/// pattern's last part, `-path '*wp-admin/index.php'` → `index.php`): the last part of the
+/// glob its matches are written as (`ROOT/**/NAME`). None when it selects every file.
+pub fn find_name_pattern<'a>(words: &[&'a str]) -> Option<&'a str> {
+    let value = |flags: &[&str]| {
+        words
+            .windows(2)
+            .find(|w| flags.contains(&w[0]))
+            .map(|w| w[1])
+    };
+    if let Some(n) = value(&["-name", "-iname"]) {
+        return (!n.contains('/')).then_some(n);
+    }
+    value(&["-path", "-ipath", "-wholename", "-iwholename"])
+        .and_then(|p| p.rsplit('/').next())
+        .filter(|n| !n.is_empty())
 }
 
 /// Whether `program` is a database client that runs the SQL it is given (`psql`, `mysql`,

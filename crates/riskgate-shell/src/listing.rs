@@ -235,9 +235,43 @@ fn is_filter(c: &SimpleCommand) -> bool {
             .iter()
             .skip(1)
             .any(|w| w.text.contains(['/', '~']) || w.text.contains("==")),
-        "head" | "tail" | "sed" => true,
+        "head" | "tail" => true,
+        "sed" => !substitutes_only(c),
         _ => false,
     }
+}
+
+/// A sed that only rewrites each line (`sed 's#origin/##'`): one script of one `s` command and
+/// no `-n`, so every entry goes through (a `d`, a `/re/p` under `-n`, a `q` would select).
+fn substitutes_only(c: &SimpleCommand) -> bool {
+    let quiet = c
+        .raw_argv
+        .iter()
+        .skip(1)
+        .any(|w| matches!(w.text.as_str(), "-n" | "--quiet" | "--silent"));
+    let mut scripts = c
+        .raw_argv
+        .iter()
+        .skip(1)
+        .filter(|w| !w.text.starts_with('-'));
+    let (Some(script), None) = (scripts.next(), scripts.next()) else {
+        return false;
+    };
+    let t = script.text.as_str();
+    let mut chars = t.chars();
+    let delim = match (chars.next(), chars.next()) {
+        (Some('s'), Some(d)) if !d.is_alphanumeric() && d != '\\' && !d.is_whitespace() => d,
+        _ => return false,
+    };
+    // `s` + delimiter + pattern + delimiter + replacement + delimiter + flags (g, I, a number)
+    let parts: Vec<&str> = t[1 + delim.len_utf8()..].split(delim).collect();
+    !quiet
+        && parts.len() == 3
+        && parts.get(2).is_some_and(|f| {
+            f.chars()
+                .all(|c| matches!(c, 'g' | 'i' | 'I') || c.is_ascii_digit())
+        })
+        && !t.contains(['\n', ';'])
 }
 
 /// The value of `$(mktemp …)` (a fresh name in the temporary directory, or in `-p DIR` /
@@ -333,12 +367,8 @@ fn entries_glob(c: &SimpleCommand, dir: &str) -> String {
     if c.program != "find" {
         return format!("{dir}{sep}*");
     }
-    let name = c
-        .raw_argv
-        .windows(2)
-        .find(|w| matches!(w[0].text.as_str(), "-name" | "-iname"))
-        .map(|w| w[1].text.clone())
-        .filter(|n| !n.contains('/'));
+    let words: Vec<&str> = c.raw_argv.iter().map(|w| w.text.as_str()).collect();
+    let name = crate::find_name_pattern(&words);
     match name {
         Some(n) => format!("{dir}{sep}**/{n}"),
         None => format!("{dir}{sep}**"),

@@ -761,11 +761,8 @@ pub(crate) fn find_execs(argv: &[XWord]) -> Vec<(String, Vec<XWord>)> {
         .find(|w| !w.text().starts_with('-'))
         .filter(|w| !w.w.dynamic)
         .map(|w| w.text().trim_end_matches('/').to_string());
-    let name = argv
-        .windows(2)
-        .find(|p| matches!(p[0].text(), "-name" | "-iname"))
-        .map(|p| p[1].text().to_string())
-        .filter(|n| !n.contains('/'));
+    let words: Vec<&str> = argv.iter().map(|w| w.text()).collect();
+    let name = crate::find_name_pattern(&words).map(str::to_string);
     let found = match (root, name) {
         (Some(r), Some(n)) => Some(format!("{r}/**/{n}")),
         (Some(r), None) => Some(format!("{r}/**")),

@@ -483,9 +483,10 @@ pub fn write_findings(project: &Project, path: &str, op: WriteOp) -> Vec<Finding
     // a backup copy of an environment file (`cp .env .env.backup`) is read by nothing that
     // reads the environment file
     if is_env_file(&abs) && !(op == WriteOp::Write && is_backup_name(&b)) {
-        // this machine's development settings (`.env.local`, `.env.test`): at most MEDIUM,
-        // as every development resource is
-        if names_development_env(&b) {
+        // this machine's development settings (`.env.local`, `.env.test`, direnv's `.envrc`,
+        // which only a developer's interactive shell loads): at most MEDIUM, as every
+        // development resource is
+        if names_development_env(&b) || b == ".envrc" {
             push(
                 "path.env-file",
                 RiskLevel::Medium,
@@ -746,6 +747,8 @@ mod tests {
         };
         assert_eq!(level(".env.local"), Some(RiskLevel::Medium));
         assert_eq!(level(".env.test"), Some(RiskLevel::Medium));
+        // direnv's file: only a developer's interactive shell loads it
+        assert_eq!(level(".envrc"), Some(RiskLevel::Medium));
         assert_eq!(level(".env"), Some(RiskLevel::High));
         assert_eq!(level(".env.production.local"), Some(RiskLevel::High));
         // into a backup directory: a change to review, not HIGH

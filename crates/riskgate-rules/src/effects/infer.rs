@@ -458,11 +458,7 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                 .take_while(|w| !w.starts_with('-') && !matches!(**w, "(" | "!"))
                 .copied()
                 .collect();
-            let name = raw
-                .windows(2)
-                .find(|w| matches!(w[0], "-name" | "-iname"))
-                .map(|w| w[1])
-                .filter(|n| !n.contains('/'));
+            let name = riskgate_shell::find_name_pattern(&raw);
             let roots = if roots.is_empty() { vec!["."] } else { roots };
             for root in roots.into_iter().take(8) {
                 let root = root.trim_end_matches('/');

@@ -170,6 +170,27 @@ pub(crate) fn score(e: &Effect, weight: u32) -> u32 {
             s += 5;
         }
     }
+    // every file of a whole system tree edited or replaced at once (`find /etc -name '*.conf'
+    // -exec sed -i …`): the machine's configuration, not one setting of it
+    if matches!(e.kind, EffectKind::Modify | EffectKind::Overwrite)
+        && matches!(
+            class,
+            TargetClass::System
+                | TargetClass::Boot
+                | TargetClass::Persistence
+                | TargetClass::Credentials
+                | TargetClass::Logs
+        )
+        && e.has(Scope::Bulk)
+        && (e.has(Scope::Recursive) || e.target.text.contains("**"))
+        && e.target
+            .text
+            .rsplit('/')
+            .next()
+            .is_some_and(|last| last.contains(['*', '?']))
+    {
+        s += SYSTEM_TREE;
+    }
     if e.target.environment == Some(Environment::Dev) {
         s = s.min(45);
     }
@@ -178,6 +199,9 @@ pub(crate) fn score(e: &Effect, weight: u32) -> u32 {
     }
     s.min(EFFECT_CAP)
 }
+
+/// What editing every file of a whole system tree adds to one file's edit (30 → 60: HIGH).
+const SYSTEM_TREE: u32 = 30;
 
 /// What deleting a whole tree of the user's own files adds to a file's delete (35 → 66).
 const USER_TREE: u32 = 31;

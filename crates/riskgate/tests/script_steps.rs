@@ -1,0 +1,117 @@
+//! What one step of a script means for another, and words that only name (issue 12, the
+//! round28/round29 blind sets): files a script made and then deletes, request files it wrote
+//! and then sends, listings piped through a rewriting `sed`, a wrapper's command aimed where
+//! its assignments say, whole system trees edited at once, searches confined to the project,
+//! the shell's own name lookups, documented dry runs. Commands are strings only; nothing is
+//! run.
+
+mod support;
+
+use riskgate::RiskLevel;
+use support::{at_least_high, at_most};
+
+#[test]
+fn a_script_deleting_what_it_wrote_removes_its_own_output() {
+    at_most(
+        RiskLevel::Low,
+        &[
+            "OUT=./backups/orders-$STAMP.dump\npg_dump -Fc -f \"$OUT\" orders\ngpg --encrypt --recipient ops@example.com \"$OUT\"\nrm -f \"$OUT\"",
+            "mysqldump shop > backups/shop.sql && gzip -k backups/shop.sql && rm backups/shop.sql",
+        ],
+    );
+    at_least_high(&[
+        "rm -f backups/orders.dump",
+        "pg_dump -f backups/a.dump app; rm -f backups/*.dump",
+        "pg_dump -f backups/a.dump app; rm backups/a.dump backups/2024-01-01.dump",
+    ]);
+}
+
+#[test]
+fn a_request_file_written_earlier_is_read_where_it_is_sent() {
+    at_least_high(&[
+        "cat > /tmp/change.json <<'JSON'\n{\"Changes\": [{\"Action\": \"DELETE\", \"ResourceRecordSet\": {\"Name\": \"shop.example.com.\", \"Type\": \"A\"}}]}\nJSON\naws route53 change-resource-record-sets --hosted-zone-id Z0PROD --change-batch file:///tmp/change.json",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "cat > /tmp/change.json <<'JSON'\n{\"Changes\": [{\"Action\": \"UPSERT\", \"ResourceRecordSet\": {\"Name\": \"shop.example.com.\", \"Type\": \"A\"}}]}\nJSON\naws route53 change-resource-record-sets --hosted-zone-id Z0PROD --change-batch file:///tmp/change.json",
+        ],
+    );
+}
+
+#[test]
+fn a_listing_through_a_rewriting_sed_is_still_every_entry() {
+    at_least_high(&[
+        "for br in $(git branch -r | grep -v HEAD | sed 's#origin/##'); do\n  git push origin --delete \"$br\"\ndone",
+        "git branch -r | grep -v HEAD | sed 's#origin/##' | while read -r b; do git push origin --delete \"$b\"; done",
+    ]);
+}
+
+#[test]
+fn a_wrapper_runs_where_its_assignments_point() {
+    at_most(
+        RiskLevel::Medium,
+        &["DATABASE_URL=postgres://localhost:5432/app_dev npx prisma migrate reset --force"],
+    );
+    at_least_high(&[
+        "npx prisma migrate reset --force",
+        "DATABASE_URL=postgres://db.prod.example.com:5432/app npx prisma migrate reset --force",
+    ]);
+}
+
+#[test]
+fn every_file_of_a_system_tree_edited_at_once() {
+    at_least_high(&[
+        "sudo find /etc -name '*.conf' -type f -exec sed -i 's/^/#/' {} +",
+        "find /etc -type f -exec sed -i 's/^/#/' {} +",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "find /var/www/ -path '*wp-admin/index.php' -exec mv {} {}.disabled ';'",
+            "sudo sed -i 's/^worker_processes .*/worker_processes auto;/' /etc/nginx/nginx.conf",
+        ],
+    );
+}
+
+#[test]
+fn a_search_of_the_project_is_no_credential_hunt() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "find . -name '*.pem' -perm -o+r -print",
+            "find ./config -name '.env*' -not -path './node_modules/*'",
+        ],
+    );
+    at_least_high(&[
+        "find ~ -name '*.pem'",
+        "find / -name id_rsa 2>/dev/null",
+        "find . ~/projects -name '*.pem'",
+        "locate .git-credentials",
+    ]);
+}
+
+#[test]
+fn the_shells_own_lookups_and_local_simulators_name_no_resource() {
+    at_most(
+        RiskLevel::Low,
+        &[
+            "unalias rm 2>/dev/null; type rm",
+            "which terraform && type -a kubectl",
+            "man git-reset",
+            "xcrun simctl delete unavailable",
+        ],
+    );
+    // what an alias later runs is still read where it runs
+    at_least_high(&["shopt -s expand_aliases\nalias ll='rm -rf ~'\nll"]);
+}
+
+#[test]
+fn a_documented_dry_run_writes_nothing() {
+    at_most(
+        RiskLevel::Medium,
+        &["mke2fs -n /dev/sdb1", "mkfs.ext4 -n /dev/nvme1n1"],
+    );
+    // to vfat, `-n` names the volume: it formats
+    at_least_high(&["mke2fs /dev/sdb1", "mkfs.vfat -n BOOT /dev/sdb1"]);
+}
