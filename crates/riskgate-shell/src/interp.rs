@@ -44,7 +44,7 @@ pub(crate) fn language(program: &str) -> Option<NestedLanguage> {
         return Some(L::Python);
     }
     Some(match p {
-        "node" | "nodejs" | "deno" | "bun" => L::Js,
+        "node" | "nodejs" | "deno" | "bun" | "tsx" | "ts-node" | "ts-node-esm" | "esno" => L::Js,
         "perl" | "perl5" => L::Perl,
         "ruby" | "jruby" => L::Ruby,
         "php" | "php-cli" => L::Php,
@@ -107,6 +107,26 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
         }
         return Vec::new();
     }
+    // `python manage.py shell -c CODE`, `django-admin shell --command CODE`: Python run in the
+    // Django project, with its settings and database
+    let django_at = match program {
+        "django-admin" => Some(1),
+        p if language(p) == Some(NestedLanguage::Python) => argv
+            .get(1)
+            .filter(|w| w.text.rsplit('/').next() == Some("manage.py"))
+            .map(|_| 2),
+        _ => None,
+    };
+    if let Some(at) = django_at
+        && argv.get(at).is_some_and(|w| w.text == "shell")
+    {
+        let mut parts = Vec::new();
+        collect_opt(argv, &["-c", "--command"], &mut parts);
+        return parts
+            .into_iter()
+            .map(|(t, lit)| (NestedLanguage::Python, t, lit))
+            .collect();
+    }
     let Some(lang) = language(program) else {
         return statement_options(program, argv);
     };
@@ -136,7 +156,7 @@ pub(crate) fn one_liners(program: &str, argv: &[Word]) -> Vec<(NestedLanguage, S
                 parts.push((w.text.clone(), !w.dynamic));
             }
         }
-        "node" | "nodejs" | "bun" => {
+        "node" | "nodejs" | "bun" | "tsx" | "ts-node" | "ts-node-esm" | "esno" => {
             while let Some(w) = argv.get(i) {
                 let t = w.text.as_str();
                 if let Some(v) = t

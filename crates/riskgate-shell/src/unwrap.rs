@@ -8,6 +8,7 @@ use crate::Wrapper;
 use crate::canon::program_name;
 use crate::ctx::XWord;
 
+mod envrun;
 mod prefix;
 mod runners;
 
@@ -160,6 +161,9 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
     let prog = prog.as_str();
     if let Some(spec) = PREFIX.iter().find(|s| s.names.contains(&prog)) {
         return peel_prefix(prog, spec, argv);
+    }
+    if let Some(p) = envrun::peel_env_runner(prog, argv) {
+        return Some(p);
     }
     match prog {
         "env" => peel_env(argv),
@@ -369,7 +373,7 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
             }
             peeled(wrapper("parallel", opts), Next::Script(cmd))
         }
-        "busybox" | "toybox" => {
+        "busybox" | "toybox" | "coreutils" => {
             let rest = argv.get(1..).unwrap_or(&[]);
             match rest.first() {
                 Some(w) if !w.text().starts_with('-') => {

@@ -1,6 +1,8 @@
 //! Commands reached through other shells and other callers (issue 12): shells of other
 //! syntax given `-c` (nu, xonsh, elvish, fish's `set x (cmd)`), zsh's `=cmd`, package runners
-//! (`pnpm exec`, `yarn node`), `env -S` with its blank escapes, text a jq or yq filter or an
+//! (`pnpm exec`, `yarn node`), environment runners (`poetry run`, `uv run`, `conda run`, `nix
+//! develop -c`, `mise exec --`, `op run --`, Django's `manage.py shell -c`), `env -S` with its
+//! blank escapes, text a jq or yq filter or an
 //! awk `BEGIN` block builds and a shell runs, the environment printed by jq, and data files named for the secrets they
 //! hold sent away. Commands are strings only; nothing is run.
 
@@ -79,6 +81,38 @@ fn runners_menus_jobs_and_output_thrown_away() {
             "echo 'make test' | at now + 10 minutes",
             "PS3='log: '\nselect svc in api worker; do\n  journalctl -u \"$svc\" -n 100 --no-pager\n  break\ndone",
             "op read op://Development/github-ci/token > /dev/null && echo 'token present'",
+        ],
+    );
+}
+
+#[test]
+fn environment_runners_run_their_command() {
+    at_least_high(&[
+        "poetry run rm -rf ~/.ssh",
+        "uv run --with pymysql python -c \"import pymysql; pymysql.connect(host='db.prod').cursor().execute('DROP DATABASE shop')\"",
+        "conda run -n base rm -rf /var/lib/postgresql",
+        "bundle exec rm -rf ~/.ssh",
+        "nix develop -c rm -rf ~/.ssh",
+        "nix-shell -p coreutils --run 'rm -rf ~/.ssh'",
+        "nix run nixpkgs#coreutils -- rm -rf ~/.ssh",
+        "mise exec node@20 -- rm -rf ~/.ssh",
+        "nvm exec 20 rm -rf ~/.ssh",
+        "direnv exec . rm -rf ~/.ssh",
+        "op run -- rm -rf ~/.ssh",
+        "scl enable devtoolset-9 'rm -rf ~/.ssh'",
+        "xvfb-run -a rm -rf ~/.ssh",
+        "python manage.py shell --settings=config.settings.production -c \"from accounts.models import User; User.objects.all().delete()\"",
+        "npx tsx -e \"import { S3Client, DeleteBucketCommand } from '@aws-sdk/client-s3'; await new S3Client({}).send(new DeleteBucketCommand({ Bucket: 'acme-prod-audit-logs' }))\"",
+    ]);
+    at_most(
+        RiskLevel::Low,
+        &[
+            "poetry run pytest -q",
+            "uv run python -c 'print(1)'",
+            "bundle exec rspec spec/models",
+            "nix develop -c cargo test",
+            "python manage.py shell -c 'from django.conf import settings; print(settings.DEBUG)'",
+            "npx tsx -e 'console.log(process.version)'",
         ],
     );
 }

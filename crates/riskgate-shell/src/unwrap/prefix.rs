@@ -149,7 +149,48 @@ pub(super) static PREFIX: &[Prefix] = &[
             "run-this-one",
             "run-one-constantly",
             "keep-one-running",
+            "with-contenv",
+            "dbus-run-session",
+            "dbus-launch",
+            "vglrun",
+            "prime-run",
+            "primusrun",
+            "optirun",
+            "gamemoderun",
+            "linux32",
+            "linux64",
         ],
+        ..P
+    },
+    // `xvfb-run -a -s '-screen 0 1024x768x24' CMD`: a command under a virtual display
+    Prefix {
+        names: &["xvfb-run"],
+        short_arg: "nsfep",
+        long_arg: &[
+            "--server-num",
+            "--server-args",
+            "--auth-file",
+            "--error-file",
+        ],
+        ..P
+    },
+    // `setpriv --reuid=0 CMD`, `setarch x86_64 CMD`: run a command with changed credentials or
+    // personality
+    Prefix {
+        names: &["setpriv"],
+        long_arg: &[
+            "--reuid",
+            "--regid",
+            "--groups",
+            "--inh-caps",
+            "--bounding-set",
+        ],
+        privileged: true,
+        ..P
+    },
+    Prefix {
+        names: &["setarch"],
+        skip: 1,
         ..P
     },
     // `entr [-acdnprsz] CMD…`: runs CMD each time a listed file changes
