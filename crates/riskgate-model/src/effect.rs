@@ -427,6 +427,8 @@ pub const BUILD_OUTPUTS: &[&str] = &[
     // Perl's build tree and Devel::Cover's report
     "blib",
     "cover_db",
+    // Module::Build's, Elixir's and Sphinx's build trees
+    "_build",
 ];
 
 /// Whether `p` is a device that is a data sink or source, not a disk: `/dev/null`,

@@ -34,6 +34,8 @@ const SCOPED: &[&str] = &[
     "storage",
     "s3",
     "deployment",
+    "messaging",
+    "queue",
 ];
 
 /// A rule with one of these tags is never lowered by the environment.

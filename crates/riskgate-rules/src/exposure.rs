@@ -54,6 +54,10 @@ const NON_EXPOSING: &[&str] = &[
     "getfacl",
     "echo",
     "printf",
+    // loading an environment file sets variables and prints nothing; what a later command
+    // does with them (`curl -d "$API_KEY"`) is rated there
+    "source",
+    ".",
 ];
 
 /// Programs whose last positional is a destination, not something read.

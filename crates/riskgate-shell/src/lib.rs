@@ -14,6 +14,7 @@
 mod aliases;
 mod braces;
 mod canon;
+mod clictx;
 mod command;
 mod ctx;
 mod embedded;

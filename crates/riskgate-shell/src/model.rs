@@ -155,6 +155,9 @@ pub const ENV_CONTEXT_VARS: &[&str] = &[
     "REDIS_URL",
     "AWS_PROFILE",
     "KUBE_CONTEXT",
+    // set by `az account set` and `gcloud config set project` (see `clictx`)
+    "AZURE_SUBSCRIPTION",
+    "CLOUDSDK_CORE_PROJECT",
 ];
 
 /// The listing a command iterates over (see [`SimpleCommand::iterates`]).

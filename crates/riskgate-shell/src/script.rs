@@ -365,6 +365,7 @@ impl Norm<'_> {
             return;
         };
         self.note_writes(&cmd, stdin_text, pipe_text);
+        self.follow_cli_context(&cmd);
         let raw: Vec<&str> = cmd.raw_argv.iter().map(|w| w.text.as_str()).collect();
         let args: Vec<&Word> = cmd.raw_argv.iter().skip(1).collect();
         for (name, value) in &cmd.assignments {

@@ -107,6 +107,40 @@ fn the_shells_own_lookups_and_local_simulators_name_no_resource() {
 }
 
 #[test]
+fn a_cloud_context_selected_earlier_scopes_the_deletes_after_it() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "az account set --subscription acme-dev\nfor rg in $(az group list --query \"[?starts_with(name,'rg-pr-')].name\" -o tsv); do\n  az group delete -n \"$rg\" --yes --no-wait\ndone",
+            "for r in $(kubectl get jobs -n ci-pr-1182 -o name); do kubectl delete -n ci-pr-1182 \"$r\"; done",
+            "rabbitmqadmin -H localhost purge queue name=test.deadletter",
+        ],
+    );
+    at_least_high(&[
+        "az account set --subscription acme-production\nfor rg in $(az group list --query '[].name' -o tsv); do\n  az group delete -n \"$rg\" --yes --no-wait\ndone",
+        "gcloud config set project acme-prod\nfor b in $(gsutil ls); do gsutil -m rm -r \"$b\"; done",
+        "rabbitmqadmin -H rabbit-prod.internal purge queue name=payments",
+        // a local machine's disks have no environment, whatever the loop variable is named
+        "for dev in $(lsblk -dnpo NAME); do sudo mkfs.ext4 -F \"$dev\"; done",
+    ]);
+}
+
+#[test]
+fn code_that_looks_at_a_file_or_cleans_its_build_tree() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "python3 -c 'import os, stat; print(oct(stat.S_IMODE(os.stat(\"/etc/shadow\").st_mode)))'",
+            "perl -MFile::Path=remove_tree -e 'remove_tree(\"blib\", \"_build\")'",
+        ],
+    );
+    at_least_high(&[
+        "python3 -c 'print(open(\"/etc/shadow\").read())'",
+        "perl -MFile::Path=remove_tree -e 'remove_tree(\"/etc\")'",
+    ]);
+}
+
+#[test]
 fn a_documented_dry_run_writes_nothing() {
     at_most(
         RiskLevel::Medium,

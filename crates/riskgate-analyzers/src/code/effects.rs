@@ -538,33 +538,12 @@ pub(crate) fn is_regenerable_delete(c: &Call) -> bool {
     {
         return false;
     }
-    const DIRS: [&str; 22] = [
-        "build",
-        "dist",
-        "out",
-        "output",
-        "outputs",
-        "coverage",
-        "target",
-        "__pycache__",
-        ".pytest_cache",
-        ".mypy_cache",
-        ".ruff_cache",
-        ".cache",
-        "cache",
-        "tmp",
-        "temp",
-        ".tmp",
-        "node_modules",
-        ".next",
-        ".nuxt",
-        ".parcel-cache",
-        "htmlcov",
-        ".tox",
-    ];
+    // the model's build outputs and caches, and the names code gives its own output
+    const OWN_OUTPUT: [&str; 5] = ["output", "outputs", "cache", "temp", ".tmp"];
     let first = p.split('/').next().unwrap_or(p);
     let base = p.rsplit('/').next().unwrap_or(p);
-    DIRS.contains(&first)
+    riskgate_model::effect::BUILD_OUTPUTS.contains(&first)
+        || OWN_OUTPUT.contains(&first)
         || base.starts_with("out.")
         || base.starts_with("output.")
         || [".pyc", ".o", ".log", ".tmp", ".out"]

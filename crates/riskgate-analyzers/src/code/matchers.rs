@@ -338,6 +338,30 @@ pub fn is_file_read(c: &Call) -> bool {
 
 /// Credentials and secrets touched by a call (any argument naming a sensitive path).
 pub fn touches_credentials(c: &Call) -> bool {
+    // a look at the file's metadata (`os.stat`, `os.path.exists`, `fs.statSync`) reads
+    // nothing of its content
+    if matches!(
+        c.method.as_str(),
+        "stat"
+            | "lstat"
+            | "statSync"
+            | "lstatSync"
+            | "exists"
+            | "existsSync"
+            | "isfile"
+            | "isdir"
+            | "islink"
+            | "is_file"
+            | "is_dir"
+            | "getsize"
+            | "getmtime"
+            | "getctime"
+            | "getatime"
+            | "access"
+            | "accessSync"
+    ) {
+        return false;
+    }
     c.args.iter().any(|a| match &a.value {
         ArgValue::Str(s) | ArgValue::Dynamic(s) => resources::is_sensitive_path(s),
         _ => false,

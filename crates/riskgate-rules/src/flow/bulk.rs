@@ -102,6 +102,18 @@ fn selects_production(l: &Listing) -> bool {
     classify_env(words) == Environment::Prod
 }
 
+/// A listing narrowed to development resources (`kubectl get jobs -n ci-pr-1182`, `gcloud
+/// compute instances list --filter=labels.env=dev`).
+fn selects_development(l: &Listing) -> bool {
+    let words = l.command.split_whitespace().skip(1).chain(
+        l.filter
+            .as_deref()
+            .into_iter()
+            .flat_map(str::split_whitespace),
+    );
+    classify_env(words) == Environment::Dev
+}
+
 /// Containers a listing selects by a database's name (`grep -E 'postgres|mysql'`), removed
 /// with their volumes (`docker rm -v`): the databases' data goes with them.
 fn databases_with_volumes(c: &SimpleCommand, l: &Listing) -> bool {
@@ -373,9 +385,19 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             }
             // A store's keys: every key of a production store is the worst case, a store on
             // this machine a development one.
+            // Resources of a development environment (the command's words, the listing's,
+            // or a context the script selected: `az account set --subscription acme-dev`,
+            // `--namespace preview-pr-471`) are development ones, unless the listing selects
+            // production.
+            let dev_resources =
+                matches!(kind, "cloud resources" | "cluster resources" | "releases")
+                    && !selects_production(l)
+                    && (crate::envscope::command_environment(c) == Environment::Dev
+                        || selects_development(l));
             let (level, score) = match store.then(|| crate::envscope::command_environment(c)) {
                 Some(Environment::Prod) if l.every => (RiskLevel::Critical, 90),
                 Some(Environment::Dev) => (RiskLevel::Medium, 46),
+                _ if dev_resources => (RiskLevel::Medium, 46),
                 _ => (RiskLevel::High, 76),
             };
             let selection = match (&l.filter, store) {
