@@ -5,7 +5,8 @@
 //! dropped or changed, only the syntax around them, so what runs stays visible.
 //!
 //! - zsh: glob qualifiers at the end of a glob word are removed (`*.log(N.mh+24)` →
-//!   `*.log`), and `=(cmd)` is the process substitution `<(cmd)`.
+//!   `*.log`), `=(cmd)` is the process substitution `<(cmd)`, and an expansion of a literal
+//!   (`${(s: :)${:-TEXT}}`) is TEXT.
 //! - fish: `for X in L; …; end`, `while …; end`, `if …; else if …; else; end`, `begin …
 //!   end`, `function NAME …; end`, `and`/`or` statements, `(cmd)` substitutions, `set [-x] NAME
 //!   VALUE` and `source` of standard input.
@@ -38,6 +39,32 @@ pub(crate) fn select_to_for(text: &str) -> Option<String> {
         })
         .collect();
     changed.then(|| lines.join("\n"))
+}
+
+/// Most nested zsh expansions followed (`${(s: :)${(j::)${:-…}}}`).
+const MAX_ZSH_NESTING: usize = 8;
+
+/// The text of a zsh expansion of a literal, which bash leaves as text: `${:-TEXT}` (the
+/// empty name's default) with any flags and nesting around it (`${(s: :)${:-sudo dd …}}`,
+/// `${(z)${:-…}}`). zsh expands it to TEXT (split into words by `s`/`z` flags, unquoted);
+/// None when the shape is anything else or TEXT expands further.
+pub(crate) fn zsh_literal_expansion(text: &str) -> Option<String> {
+    let mut t = text.trim();
+    for _ in 0..MAX_ZSH_NESTING {
+        t = t.strip_prefix("${")?.strip_suffix('}')?;
+        // flags: `(s: :)`, `(j::)`, `(z)`, `(%%)`, `(U)` …
+        if let Some(rest) = t.strip_prefix('(') {
+            let close = rest.find(')')?;
+            t = &rest[close + 1..];
+        }
+        if let Some(lit) = t.strip_prefix(":-") {
+            return (!lit.contains(['$', '`', '}'])).then(|| lit.to_string());
+        }
+        if !t.starts_with("${") {
+            return None;
+        }
+    }
+    None
 }
 
 /// The zsh reading of `text` in bash syntax, if it differs.

@@ -207,6 +207,30 @@ pub(crate) fn peel(argv: &[XWord]) -> Option<Peeled> {
                 Next::Argv(inner),
             )
         }
+        // zsh's `zmv 'src/(*).txt' 'dst/$1.md'` moves (zcp copies, zln links) every file the
+        // pattern matches: `mv` of that glob (its groups are zsh's, not a path's); `-n` only
+        // prints what it would do
+        "zmv" | "zcp" | "zln" => {
+            let opts: Vec<&XWord> = argv
+                .iter()
+                .skip(1)
+                .take_while(|w| w.text().starts_with('-'))
+                .collect();
+            if opts.iter().any(|w| w.text().contains('n')) {
+                return None;
+            }
+            let rest: Vec<&XWord> = argv.iter().skip(1 + opts.len()).collect();
+            let (src, dst) = (rest.first()?, rest.get(1)?);
+            let mut glob = (*src).clone();
+            glob.w.text = glob.w.text.replace(['(', ')'], "");
+            let base = match prog {
+                "zcp" => "cp",
+                "zln" => "ln",
+                _ => "mv",
+            };
+            let inner = vec![XWord::lit(base), glob, (*dst).clone()];
+            peeled(wrapper(prog, &[]), Next::Argv(inner))
+        }
         // rimraf is `rm -rf` as a package.
         "rimraf" => {
             let mut inner = vec![XWord::lit("rm"), XWord::lit("-rf")];

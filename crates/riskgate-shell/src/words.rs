@@ -152,6 +152,24 @@ impl Norm<'_> {
         segs: &mut Vec<Seg>,
         level: u32,
     ) {
+        // `${(s: :)${:-…}}`: an expansion bash's word parser does not know, cut into text
+        // pieces `$`, `{(s: :)` …; what zsh makes of it when it is a literal's, else unknown
+        // — never the raw text taken for a name
+        if level == 0 && raw.contains("${") && unparsed_expansion(pieces) {
+            segs.push(match crate::othershell::zsh_literal_expansion(raw) {
+                Some(v) => Seg {
+                    text: v,
+                    dynamic: false,
+                    split: !quoted,
+                },
+                None => Seg {
+                    text: raw.to_string(),
+                    dynamic: true,
+                    split: false,
+                },
+            });
+            return;
+        }
         // Where a substitution's body was re-cut (`$(case x in x) …;; esac)`): pieces before
         // this index of `raw` belong to it.
         let mut taken = 0usize;
@@ -175,6 +193,23 @@ impl Norm<'_> {
                 continue;
             }
             match &p.piece {
+                // an expansion bash's word parser left as text (zsh's `${(s: :)${:-…}}`):
+                // what zsh makes of it when that is a literal, else unknown — never the raw
+                // text taken for a name
+                WordPiece::Text(t) if t.contains("${") => {
+                    segs.push(match crate::othershell::zsh_literal_expansion(t) {
+                        Some(v) => Seg {
+                            text: v,
+                            dynamic: false,
+                            split: !quoted,
+                        },
+                        None => Seg {
+                            text: t.clone(),
+                            dynamic: true,
+                            split: false,
+                        },
+                    })
+                }
                 WordPiece::Text(t) => segs.push(lit(t)),
                 WordPiece::SingleQuotedText(t) => segs.push(lit(t)),
                 WordPiece::AnsiCQuotedText(t) => segs.push(lit(&escapes::ansi_c(t))),
@@ -704,6 +739,14 @@ fn lit(s: &str) -> Seg {
 }
 
 /// True when `raw` has nothing for the word parser to do.
+/// Whether brush left a `${…}` as text pieces (`$` then `{…`): an expansion it does not know.
+fn unparsed_expansion(pieces: &[WordPieceWithSource]) -> bool {
+    pieces.windows(2).any(|w| {
+        matches!((&w[0].piece, &w[1].piece),
+            (WordPiece::Text(a), WordPiece::Text(b)) if a.ends_with('$') && b.starts_with('{'))
+    })
+}
+
 fn is_plain(raw: &str) -> bool {
     !raw.is_empty()
         && !raw.starts_with('~')

@@ -141,6 +141,35 @@ fn code_that_looks_at_a_file_or_cleans_its_build_tree() {
 }
 
 #[test]
+fn zsh_expansions_bash_leaves_as_text_are_read_as_zsh_runs_them() {
+    at_least_high(&[
+        "${(s: :)${:-sudo dd if=/dev/zero of=/dev/nvme0n1 bs=4M}}",
+        "zsh -c 'c=(r m); ${(j::)c} -rf ~/.config'",
+        "autoload -U zmv; zmv -f '/etc/(*).conf' '/tmp/$1.bak'",
+    ]);
+    at_most(
+        RiskLevel::Low,
+        &[
+            "autoload -U zmv; zmv -n '(*).jpeg' '$1.jpg'",
+            "echo ${(s: :)${:-a b c}}",
+        ],
+    );
+}
+
+#[test]
+fn framework_consoles_are_read_like_any_cli() {
+    at_least_high(&["php bin/console doctrine:schema:drop --force --full-database --env=prod"]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "php artisan cache:clear",
+            "php bin/console cache:clear --env=prod",
+            "pscale branch delete acme-main add-orders-index --force",
+        ],
+    );
+}
+
+#[test]
 fn a_documented_dry_run_writes_nothing() {
     at_most(
         RiskLevel::Medium,

@@ -24,6 +24,46 @@ fn named_verb(v: &CommandView<'_>) -> bool {
         && (name.contains(':') || (!written.contains('/') && !name.contains('.')))
 }
 
+/// A web framework's console run by its interpreter (`php bin/console doctrine:schema:drop`,
+/// `php artisan queue:flush`, `node ace migration:reset`): its commands are read like an
+/// unknown CLI's, after the script's name (Django's `manage.py` has rules of its own, which
+/// read its settings module).
+pub(super) fn framework_console(v: &CommandView<'_>) -> bool {
+    let interpreter = matches!(v.cmd.program.as_str(), "php" | "node" | "bun" | "ruby")
+        || v.cmd.program.starts_with("php")
+        || v.cmd.program.starts_with("python");
+    interpreter
+        && v.positionals.first().is_some_and(|p| {
+            matches!(
+                p.text.rsplit('/').next(),
+                Some("console" | "artisan" | "ace" | "yii" | "spark" | "think" | "cake")
+            )
+        })
+}
+
+/// What a framework console clears that the application rebuilds (`cache:clear`,
+/// `view:clear`, `cache/flush-all`, `optimize:clear`).
+fn rebuilt_by_the_app(zone: &[(usize, &str)]) -> bool {
+    zone.iter().flat_map(|(_, w)| parts(w)).any(|p| {
+        matches!(
+            p.as_str(),
+            "cache"
+                | "caches"
+                | "view"
+                | "views"
+                | "route"
+                | "routes"
+                | "config"
+                | "optimize"
+                | "compiled"
+                | "event"
+                | "events"
+                | "assets"
+                | "debugbar"
+        )
+    })
+}
+
 /// Whether a word can be a subcommand (`projects`, `apps:destroy`, `delete-bucket`).
 fn is_subcommand_word(w: &str) -> bool {
     w.len() <= 64
@@ -109,9 +149,13 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         .enumerate()
         .filter(|(_, p)| !p.after_flag)
         .map(|(i, p)| (i, p.text.as_ref()))
+        .skip(usize::from(framework_console(v)))
         .take(4)
         .take_while(|(_, w)| is_subcommand_word(w))
         .collect();
+    if framework_console(v) && rebuilt_by_the_app(&zone) {
+        return;
+    }
     for (i, w) in &zone {
         let ps = parts(w);
         for (j, part) in ps.iter().enumerate() {
@@ -290,11 +334,19 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     let mut environment = classify_env(env_words(v));
     // a topic branch of a branching service (`neonctl branches delete feature-x`, a
     // PlanetScale or Supabase branch): a development copy, as a Git topic branch is
+    // (`pscale branch delete DATABASE BRANCH`: the branch is the last operand)
+    let last_operand = v
+        .positionals
+        .iter()
+        .skip(i.saturating_add(1))
+        .filter(|p| !p.after_flag)
+        .last()
+        .map(|p| p.text.to_string());
     if environment == Environment::Unknown
         && zone
             .iter()
             .any(|(_, w)| matches!(*w, "branch" | "branches"))
-        && is_topic_branch(&text)
+        && (is_topic_branch(&text) || last_operand.as_deref().is_some_and(is_side_branch))
     {
         environment = Environment::Dev;
     }
@@ -407,6 +459,30 @@ fn deleting_call(text: &str) -> Option<String> {
 
 /// A branch name of a feature, fix, preview or experiment (`feature-x`, `feat/search`,
 /// `fix-123`, `preview-pr-42`), not a long-lived one (`main`, `production`).
+/// A branch that is not the service's trunk or a release line (`add-orders-index`, not
+/// `main`, `production`, `release-2024-11`): what a branching database makes for a change.
+fn is_side_branch(name: &str) -> bool {
+    let ps = parts(name);
+    !ps.is_empty()
+        && !ps.iter().any(|p| {
+            matches!(
+                p.as_str(),
+                "main"
+                    | "master"
+                    | "trunk"
+                    | "prod"
+                    | "production"
+                    | "live"
+                    | "staging"
+                    | "stage"
+                    | "release"
+                    | "default"
+                    | "primary"
+            )
+        })
+        && !name.starts_with(['$', '-'])
+}
+
 fn is_topic_branch(name: &str) -> bool {
     let first = parts(name).into_iter().next().unwrap_or_default();
     matches!(

@@ -54,7 +54,9 @@ pub(crate) fn command_effects(v: &CommandView<'_>) -> Vec<Found> {
     } else if !special_effects(v, &mut out)
         && !super::windows::effects(v, &mut out)
         && !super::http::http_effects(v, &mut out)
-        && (is_unknown(program) || table::is_service_cli(program))
+        && (is_unknown(program)
+            || table::is_service_cli(program)
+            || super::generic::framework_console(v))
     {
         super::generic::generic_effects(v, &mut out);
     }
