@@ -28,6 +28,7 @@ mod jqtext;
 mod limits;
 mod listing;
 mod model;
+mod nushell;
 mod othershell;
 mod paramops;
 mod payload;
@@ -49,6 +50,12 @@ pub use windows::{looks_like_cmd, looks_like_powershell};
 use std::time::Duration;
 
 use ctx::{Frame, Norm};
+
+/// Whether `program` is a shell that runs script files and `-c` strings (`bash`, `zsh`, `fish`,
+/// `nu`, `xonsh` …): one list for the normalizer and the rules.
+pub fn is_shell(program: &str) -> bool {
+    unwrap::is_shell(program)
+}
 
 /// Whether `c` writes data received from elsewhere to its standard output: a downloader
 /// (`curl`, `wget` …), or a copy from a bucket, another host, a remote repository or a

@@ -36,6 +36,18 @@ impl Norm<'_> {
             let r = self.fallback_only(text, frame);
             return join(r, self.flat_extract(text, frame));
         }
+        // nushell text (`nu -c '…'`): its pipelines of tables and closures, read as the bash
+        // that does the same (see `nushell`)
+        if frame
+            .wrappers
+            .last()
+            .is_some_and(|w| w.name == "nu" || w.name.starts_with("nu "))
+            && let Some(alt) = crate::nushell::nu_to_bash(text)
+            && crate::watchdog::admit(&alt, frame.depth)
+            && let Some(r) = self.walk_alt(&alt, frame)
+        {
+            return r;
+        }
         let opts = crate::words::parser_options();
         let mut parser = brush_parser::Parser::new(std::io::Cursor::new(text.as_bytes()), &opts);
         match parser.parse_program() {
@@ -58,18 +70,9 @@ impl Norm<'_> {
                     .or_else(|| crate::othershell::fish_to_bash(text))
                     .or_else(|| crate::othershell::select_to_for(text))
                     && crate::watchdog::admit(&alt, frame.depth)
+                    && let Some(r) = self.walk_alt(&alt, frame)
                 {
-                    let mut parser =
-                        brush_parser::Parser::new(std::io::Cursor::new(alt.as_bytes()), &opts);
-                    if let Ok(program) = parser.parse_program() {
-                        let outer = self.nested_src.replace(alt.clone());
-                        let mut r = None;
-                        for cc in &program.complete_commands {
-                            r = join(r, self.walk_list(cc, frame, 0));
-                        }
-                        self.nested_src = outer;
-                        return r;
-                    }
+                    return r;
                 }
                 self.issue(ParseIssue::Syntax {
                     message: e.to_string(),
@@ -77,6 +80,21 @@ impl Norm<'_> {
                 self.fallback_only(text, frame)
             }
         }
+    }
+
+    /// Walk `alt`, another shell's text rewritten as bash, in place of the text it reads;
+    /// None when `alt` does not parse either.
+    fn walk_alt(&mut self, alt: &str, frame: &Frame) -> Option<Option<Range>> {
+        let opts = crate::words::parser_options();
+        let mut parser = brush_parser::Parser::new(std::io::Cursor::new(alt.as_bytes()), &opts);
+        let program = parser.parse_program().ok()?;
+        let outer = self.nested_src.replace(alt.to_string());
+        let mut r = None;
+        for cc in &program.complete_commands {
+            r = join(r, self.walk_list(cc, frame, 0));
+        }
+        self.nested_src = outer;
+        Some(r)
     }
 
     /// Best-effort: a quote-aware split into commands and words.

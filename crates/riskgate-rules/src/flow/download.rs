@@ -105,7 +105,8 @@ fn executes(c: &SimpleCommand) -> Option<(&str, &'static str)> {
         _ => {}
     }
     match program {
-        "sh" | "bash" | "zsh" | "dash" | "ksh" | "source" | "." | "fish" => {
+        // every shell, of any syntax (`nu /tmp/init.nu`, `xonsh setup.xsh`)
+        p if riskgate_shell::is_shell(p) || matches!(p, "source" | ".") => {
             first().map(|f| (f, "runs"))
         }
         "dpkg" | "rpm" | "apt" | "apt-get" | "yum" | "dnf" | "zypper" | "installer" | "msiexec" => {
