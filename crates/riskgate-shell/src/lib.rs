@@ -27,6 +27,7 @@ mod interp;
 mod jqtext;
 mod limits;
 mod listing;
+mod memo;
 mod model;
 mod nushell;
 mod othershell;
@@ -42,6 +43,7 @@ mod watchdog;
 mod windows;
 mod words;
 
+pub use memo::{parse_kept, parse_shared};
 pub use model::*;
 pub use riskgate_model::Shell;
 pub use watchdog::runaway_workers;

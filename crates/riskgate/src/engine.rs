@@ -161,7 +161,7 @@ impl Engine {
         depth: u32,
     ) -> (Assessment, Targets) {
         let run = || {
-            let parsed = riskgate_shell::parse_as(command, shell);
+            let parsed = riskgate_shell::parse_kept(command, shell);
             let mut targets = Targets {
                 writes: write_targets_of(&parsed),
                 removals: removal_targets_of(&parsed),

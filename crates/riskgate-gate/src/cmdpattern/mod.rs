@@ -37,6 +37,7 @@
 //! any pattern applied to an action that is not a shell command (SQL, a path, a URL).
 
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 use riskgate_model::{Action, ActionKind};
 use riskgate_shell::{ParsedCommand, SimpleCommand, Word};
@@ -205,7 +206,7 @@ fn n_kind() -> ActionKind {
 pub struct Subject {
     text: String,
     kind: ActionKind,
-    parsed: OnceCell<Option<ParsedCommand>>,
+    parsed: OnceCell<Option<Arc<ParsedCommand>>>,
 }
 
 impl Subject {
@@ -230,14 +231,15 @@ impl Subject {
 
     /// The parsed command line (`None` for an action that is not a shell command, or one
     /// longer than [`MAX_PARSED_BYTES`]: then patterns match its text, raising ones anywhere
-    /// in it, which never lets more through).
+    /// in it, which never lets more through). The engine's reading of the same line is
+    /// reused when this thread just made it ([`riskgate_shell::parse_shared`]).
     pub fn parsed(&self) -> Option<&ParsedCommand> {
         self.parsed
             .get_or_init(|| {
                 (self.kind == ActionKind::Command && self.text.len() <= MAX_PARSED_BYTES)
-                    .then(|| riskgate_shell::parse(&self.text))
+                    .then(|| riskgate_shell::parse_shared(&self.text, None))
             })
-            .as_ref()
+            .as_deref()
     }
 }
 
