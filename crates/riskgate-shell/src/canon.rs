@@ -49,6 +49,10 @@ fn table(program: &str) -> &'static Prog {
     static CACHE: LazyLock<Mutex<HashMap<String, &'static Prog>>> =
         LazyLock::new(|| Mutex::new(HashMap::new()));
     static EMPTY: LazyLock<Prog> = LazyLock::new(Prog::default);
+    // most programs have no entry: they get the empty table without a scan of the entries
+    if !NAMED.contains(program) {
+        return &EMPTY;
+    }
     let Ok(mut cache) = CACHE.lock() else {
         return &EMPTY;
     };
@@ -63,6 +67,17 @@ fn table(program: &str) -> &'static Prog {
     cache.insert(program.to_string(), p);
     p
 }
+
+/// Every program some entry names (in [`SPECS`] or [`SUB_ALIASES`]): [`build_for`] of any
+/// other program is empty.
+static NAMED: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    let specs = SPECS.iter().flat_map(|(names, _, _)| {
+        names
+            .split('|')
+            .map(|p| p.split_once(' ').map_or(p, |(p, _)| p))
+    });
+    specs.chain(SUB_ALIASES.iter().map(|(p, _)| *p)).collect()
+});
 
 fn parse_entry(e: &'static str) -> Option<(Vec<&'static str>, Opt)> {
     let (left, right) = match e.split_once("=>") {

@@ -100,11 +100,27 @@ pub(crate) const MAX_TAME_NESTING: usize = 2;
 /// quotes, so more places count as starts than bash would see). The parser backtracks
 /// exponentially only in nesting depth, on constructs left open (see [`crate::limits`]).
 pub(crate) fn tame(text: &str) -> bool {
-    if text.len() > MAX_TAME_BYTES || text.contains("<<") || text.contains("$[") {
+    if text.len() > MAX_TAME_BYTES {
         return false;
     }
-    let count = |c: char| text.chars().filter(|&x| x == c).count();
-    let closed = count('(') == count(')') && count('{') == count('}') && count('`') % 2 == 0;
+    // one pass over the bytes (these are all ASCII: a byte of a longer UTF-8 character is
+    // never one of them)
+    let (mut parens, mut braces, mut backquotes) = (0isize, 0isize, 0usize);
+    let mut prev = 0u8;
+    for &b in text.as_bytes() {
+        match b {
+            b'(' => parens += 1,
+            b')' => parens -= 1,
+            b'{' => braces += 1,
+            b'}' => braces -= 1,
+            b'`' => backquotes += 1,
+            b'<' if prev == b'<' => return false,
+            b'[' if prev == b'$' => return false,
+            _ => {}
+        }
+        prev = b;
+    }
+    let closed = parens == 0 && braces == 0 && backquotes % 2 == 0;
     closed
         && crate::limits::check_depth_below(text, MAX_TAME_NESTING).is_ok()
         && text
