@@ -445,6 +445,8 @@ pub(crate) fn decide_leveled(
         DecidedBy::Policy
     };
     let what = top_reason(assessment, &lv);
+    // redacted once (a scan for secrets), for the outcome and the approval hint
+    let pattern = out_pattern(action);
     let mut out = Outcome {
         decision: Decision::Allow,
         level,
@@ -454,7 +456,7 @@ pub(crate) fn decide_leveled(
         reason: String::new(),
         adjustments: lv.adjustments.clone(),
         warnings: Vec::new(),
-        pattern: out_pattern(action),
+        pattern: pattern.clone(),
         summary: what.clone(),
         assessment: assessment.clone(),
     };
@@ -532,7 +534,7 @@ pub(crate) fn decide_leveled(
                 format!("{head} needs a person's approval: {what}"),
             );
         } else {
-            let hint = approve_hint(&out_pattern(action));
+            let hint = approve_hint(&pattern);
             let what = what.trim_end_matches('.');
             let msg = if ctx.agent.is_some() {
                 format!(

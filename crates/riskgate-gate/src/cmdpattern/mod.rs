@@ -180,7 +180,12 @@ impl PolicyPattern {
         // a line not fully parsed, or with something hidden (a dynamic program, eval of unknown
         // text, a payload run by a shell …), is matched as text too: never fail open
         let unsure = !parsed.fully_parsed || !parsed.signals.is_empty();
-        parsed.commands.iter().any(|c| cp.raises(c))
+        let words = subject.words();
+        parsed
+            .commands
+            .iter()
+            .zip(words)
+            .any(|(c, w)| cp.raises(c, w))
             || parsed
                 .nested
                 .iter()
@@ -207,6 +212,37 @@ pub struct Subject {
     text: String,
     kind: ActionKind,
     parsed: OnceCell<Option<Arc<ParsedCommand>>>,
+    /// Per command of the parsed line, its words as the raising patterns read them.
+    words: OnceCell<Vec<CommandWords>>,
+}
+
+/// The words of one simple command, split once for every raising pattern.
+#[derive(Debug)]
+struct CommandWords {
+    /// Canonical arguments: positionals and options (clusters split).
+    positionals: Vec<String>,
+    flags: Vec<String>,
+    /// The words as written, joined by spaces.
+    written: String,
+    /// The words as written after the program: positionals and options.
+    written_positionals: Vec<String>,
+    written_flags: Vec<String>,
+}
+
+impl CommandWords {
+    fn of(c: &SimpleCommand) -> CommandWords {
+        let (positionals, flags) = split_words(&c.args);
+        let written: Vec<&str> = c.raw_argv.iter().map(|w| w.text.as_str()).collect();
+        let (written_positionals, written_flags) =
+            split_words(c.raw_argv.get(1..).unwrap_or_default());
+        CommandWords {
+            positionals,
+            flags,
+            written: written.join(" "),
+            written_positionals,
+            written_flags,
+        }
+    }
 }
 
 impl Subject {
@@ -216,6 +252,7 @@ impl Subject {
             text: action.subject(),
             kind: action.kind(),
             parsed: OnceCell::new(),
+            words: OnceCell::new(),
         }
     }
 
@@ -240,6 +277,17 @@ impl Subject {
                     .then(|| riskgate_shell::parse_shared(&self.text, None))
             })
             .as_deref()
+    }
+}
+
+impl Subject {
+    /// [`CommandWords`] of every command of [`Subject::parsed`] (none when not parsed).
+    fn words(&self) -> &[CommandWords] {
+        self.words.get_or_init(|| {
+            self.parsed()
+                .map(|p| p.commands.iter().map(CommandWords::of).collect())
+                .unwrap_or_default()
+        })
     }
 }
 
@@ -375,21 +423,20 @@ impl CommandPattern {
         })
     }
 
-    fn raises(&self, c: &SimpleCommand) -> bool {
+    fn raises(&self, c: &SimpleCommand, words: &CommandWords) -> bool {
         if self.privileged && !c.privileged {
             return false;
         }
-        let (positionals, flags) = split_words(&c.args);
+        let (positionals, flags) = (&words.positionals, &words.flags);
         // a program only known at run time may be the pattern's: its words are read as the
         // pattern's program would read them (`$GIT push -f` has `--force`)
         if c.program_dynamic && self.within_as_ours(c) {
             return true;
         }
-        if glob_eq(&self.program, &c.program, true) && self.within(&positionals, &flags) {
+        if glob_eq(&self.program, &c.program, true) && self.within(positionals, flags) {
             return true;
         }
-        let written: Vec<&str> = c.raw_argv.iter().map(|w| w.text.as_str()).collect();
-        if self.prefix.matches(&written.join(" "), ActionKind::Command) {
+        if self.prefix.matches(&words.written, ActionKind::Command) {
             return true;
         }
         // a pattern written from the subcommand on (`push --force` for `git push -f`), as a
@@ -398,8 +445,8 @@ impl CommandPattern {
         if TEXT_PROGRAMS.contains(&c.program.as_str()) {
             return false;
         }
-        let (wpos, wflags) = split_words(c.raw_argv.get(1..).unwrap_or_default());
-        [(&positionals, &flags), (&wpos, &wflags)]
+        let (wpos, wflags) = (&words.written_positionals, &words.written_flags);
+        [(positionals, flags), (wpos, wflags)]
             .iter()
             .any(|(pos, fl)| {
                 pos.split_first().is_some_and(|(sub, rest)| {
@@ -536,6 +583,10 @@ fn subsequence(pattern: &[String], words: &[String]) -> bool {
 /// Whether `text` matches `pattern`, where `*` stands for any run of characters. Linear
 /// backtracking to the last star only: O(len(pattern) × len(text)) at worst.
 pub(crate) fn glob_eq(pattern: &str, text: &str, ignore_case: bool) -> bool {
+    if pattern.is_ascii() && text.is_ascii() {
+        // ASCII folds byte for byte: the same match without collecting characters
+        return glob_ascii(pattern.as_bytes(), text.as_bytes(), ignore_case);
+    }
     let fold = |s: &str| -> Vec<char> {
         if ignore_case {
             s.chars().flat_map(char::to_lowercase).collect()
@@ -569,6 +620,41 @@ pub(crate) fn glob_eq(pattern: &str, text: &str, ignore_case: bool) -> bool {
     }
     p.get(pi..)
         .is_some_and(|rest| rest.iter().all(|&c| c == '*'))
+}
+
+/// [`glob_eq`] of ASCII text: the same walk over bytes.
+fn glob_ascii(p: &[u8], t: &[u8], ignore_case: bool) -> bool {
+    let eq = |a: u8, b: u8| {
+        if ignore_case {
+            a.eq_ignore_ascii_case(&b)
+        } else {
+            a == b
+        }
+    };
+    let (mut pi, mut ti) = (0usize, 0usize);
+    let mut star: Option<(usize, usize)> = None;
+    while let Some(&tc) = t.get(ti) {
+        match p.get(pi).copied() {
+            Some(b'*') => {
+                star = Some((pi, ti));
+                pi += 1;
+            }
+            Some(c) if eq(c, tc) => {
+                pi += 1;
+                ti += 1;
+            }
+            _ => match star {
+                Some((sp, st)) => {
+                    pi = sp + 1;
+                    ti = st + 1;
+                    star = Some((sp, st + 1));
+                }
+                None => return false,
+            },
+        }
+    }
+    p.get(pi..)
+        .is_some_and(|rest| rest.iter().all(|&c| c == b'*'))
 }
 
 #[cfg(test)]

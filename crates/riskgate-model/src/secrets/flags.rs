@@ -8,6 +8,9 @@
 //! ignoring them (so the command inside a JSON string, a truncated payload or an error
 //! message is seen too). A word's program is its last path or quote component.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
 use super::Found;
 use super::names::{is_elided, is_reference, is_secret_name};
 
@@ -353,6 +356,14 @@ pub(crate) fn scan(text: &str, found: &mut Vec<Found>) {
     }
 }
 
+/// Every program of [`CREDENTIAL_FLAGS`]: a word naming none of them needs no look at the rows.
+static CREDENTIAL_PROGRAMS: LazyLock<HashSet<&'static str>> = LazyLock::new(|| {
+    CREDENTIAL_FLAGS
+        .iter()
+        .flat_map(|r| r.programs.iter().copied())
+        .collect()
+});
+
 fn scan_command(text: &str, words: &[Word], found: &mut Vec<Found>) {
     // options named like secrets, whatever the program
     for (i, &w) in words.iter().enumerate() {
@@ -379,6 +390,9 @@ fn scan_command(text: &str, words: &[Word], found: &mut Vec<Found>) {
     // program-specific options
     for (p, &pw) in words.iter().enumerate() {
         let prog = program_of(text_of(text, pw));
+        if !CREDENTIAL_PROGRAMS.contains(prog) {
+            continue;
+        }
         // `find -name mysql -print`: a name searched for, not a program run
         if p > 0
             && words
