@@ -24,6 +24,16 @@ static URL_CREDENTIALS: LazyLock<Option<Regex>> = LazyLock::new(|| {
     .ok()
 });
 
+/// [`URL_CREDENTIALS`] when `text` may hold a match (it has `://` and `@`): other text is not
+/// searched, and a hook that never meets such text never builds the regex.
+fn url_credentials_in(text: &str) -> Option<&'static Regex> {
+    if text.contains("://") && text.contains('@') {
+        URL_CREDENTIALS.as_ref()
+    } else {
+        None
+    }
+}
+
 /// Values used as placeholders in examples, containers and local databases.
 const PLACEHOLDERS: &[&str] = &[
     "password",
@@ -112,7 +122,7 @@ pub(crate) fn only_throwaway_credentials(cmd: &SimpleCommand) -> bool {
 /// Whether the whole `text` (a script, for a rule matched on the raw text) carries URL
 /// credentials and every one is throwaway.
 pub(crate) fn text_only_throwaway_urls(text: &str) -> bool {
-    let Some(re) = URL_CREDENTIALS.as_ref() else {
+    let Some(re) = url_credentials_in(text) else {
         return false;
     };
     let mut any = false;
@@ -142,9 +152,7 @@ pub(crate) fn parsed_only_throwaway(parsed: &ParsedCommand) -> bool {
     if creds.is_empty() {
         return text_only_throwaway_urls(&parsed.source);
     }
-    let no_urls = URL_CREDENTIALS
-        .as_ref()
-        .is_none_or(|re| !re.is_match(&parsed.source));
+    let no_urls = url_credentials_in(&parsed.source).is_none_or(|re| !re.is_match(&parsed.source));
     creds.iter().all(throwaway) && (no_urls || text_only_throwaway_urls(&parsed.source))
 }
 
@@ -157,8 +165,8 @@ fn credentials(cmd: &SimpleCommand) -> Vec<Credential> {
         .chain(cmd.assignments.iter().map(|(_, w)| w.text.as_str()))
         .collect();
     // URLs with a password, anywhere
-    if let Some(re) = URL_CREDENTIALS.as_ref() {
-        for w in &words {
+    for w in &words {
+        if let Some(re) = url_credentials_in(w) {
             for c in re.captures_iter(w).take(8) {
                 out.push(Credential {
                     value: c.get(2).map_or("", |m| m.as_str()).to_string(),

@@ -6,7 +6,7 @@
 //! canonicalization as positionals in position order; named values as `-Name=value`; switches
 //! as `-Name`. Cmdlets not listed keep their parameters as written.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 /// `(cmdlet, parameters)`.
@@ -272,6 +272,15 @@ static TABLE: LazyLock<HashMap<String, Cmdlet>> = LazyLock::new(|| {
     m
 });
 
+/// The lower-case names of [`TABLE`] alone: asking whether a word of bash text is a cmdlet
+/// name (see [`super::looks_like_powershell`]) does not build every cmdlet's parameters.
+static NAMES: LazyLock<HashSet<String>> = LazyLock::new(|| {
+    CMDLETS
+        .iter()
+        .map(|(n, _)| n.to_ascii_lowercase())
+        .collect()
+});
+
 /// The cmdlet named `name` (any case), if the table describes it.
 pub(crate) fn cmdlet(name: &str) -> Option<&'static Cmdlet> {
     TABLE.get(&name.to_ascii_lowercase())
@@ -390,7 +399,7 @@ const VERBS: &[&str] = &[
 /// Whether `word` is a cmdlet name: in the table, or `Verb-Noun` with an approved verb and a
 /// noun of letters and digits (`Get-MpComputerStatus`, `Remove-AzResourceGroup`).
 pub(crate) fn is_cmdlet_name(word: &str) -> bool {
-    if cmdlet(word).is_some() {
+    if NAMES.contains(word.to_ascii_lowercase().as_str()) {
         return true;
     }
     let Some((verb, noun)) = word.split_once('-') else {
