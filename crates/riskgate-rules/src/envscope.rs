@@ -364,29 +364,30 @@ pub fn cap_at_medium(f: &mut Finding, why: &str) {
     f.description.push_str(&format!(" ({why})"));
 }
 
-/// Cap `f` at LOW: every command it matched is a dry run of a program whose dry run stops the
-/// change (`kubectl delete ns prod --dry-run=client`, `helm uninstall api --dry-run`). The
-/// score is clamped to LOW's band with room for the other findings' bump.
-pub(crate) fn cap_for_dry_run(f: &mut Finding) {
+/// Cap `f` at LOW, saying why (`why` in parentheses after its description). The score is
+/// clamped to LOW's band with room for the other findings' bump.
+fn cap_at_low(f: &mut Finding, why: &str) {
     if f.level <= RiskLevel::Low {
         return;
     }
     f.level = RiskLevel::Low;
     f.score = f.score.min(30);
-    f.description
-        .push_str(" (a dry run: it only shows what would change; at most LOW)");
+    f.description.push_str(&format!(" ({why})"));
+}
+
+/// Cap `f` at LOW: every command it matched is a dry run of a program whose dry run stops the
+/// change (`kubectl delete ns prod --dry-run=client`, `helm uninstall api --dry-run`).
+pub(crate) fn cap_for_dry_run(f: &mut Finding) {
+    cap_at_low(f, "a dry run: it only shows what would change; at most LOW");
 }
 
 /// Cap `f` at LOW: every command it matched deletes only files the script wrote before it (see
 /// `ownfiles`).
 pub(crate) fn cap_for_own_output(f: &mut Finding) {
-    if f.level <= RiskLevel::Low {
-        return;
-    }
-    f.level = RiskLevel::Low;
-    f.score = f.score.min(30);
-    f.description
-        .push_str(" (only files this script wrote before: its own intermediate output)");
+    cap_at_low(
+        f,
+        "only files this script wrote before: its own intermediate output",
+    );
 }
 
 /// Whether a rule deletes data or infrastructure (scoped by environment, and tagged

@@ -90,28 +90,17 @@ fn delete_kind(c: &SimpleCommand) -> Option<&'static str> {
     }
 }
 
-/// A listing narrowed to production (`docker ps --filter label=env=prod`, `kubectl get pods
-/// -n prod`, `… | grep prod-`): every production entry it names.
-fn selects_production(l: &Listing) -> bool {
+/// The environment a listing is narrowed to: production (`docker ps --filter
+/// label=env=prod`, `kubectl get pods -n prod`, `… | grep prod-`) or development (`kubectl get
+/// jobs -n ci-pr-1182`), by the words of the listing and of its filter.
+fn listing_environment(l: &Listing) -> Environment {
     let words = l.command.split_whitespace().skip(1).chain(
         l.filter
             .as_deref()
             .into_iter()
             .flat_map(str::split_whitespace),
     );
-    classify_env(words) == Environment::Prod
-}
-
-/// A listing narrowed to development resources (`kubectl get jobs -n ci-pr-1182`, `gcloud
-/// compute instances list --filter=labels.env=dev`).
-fn selects_development(l: &Listing) -> bool {
-    let words = l.command.split_whitespace().skip(1).chain(
-        l.filter
-            .as_deref()
-            .into_iter()
-            .flat_map(str::split_whitespace),
-    );
-    classify_env(words) == Environment::Dev
+    classify_env(words)
 }
 
 /// Containers a listing selects by a database's name (`grep -E 'postgres|mysql'`), removed
@@ -373,27 +362,28 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
             })
         {
             let files = kind == "files";
+            let listed_env = listing_environment(l);
             let store = matches!(kind, STORE_KEYS | STORE_OBJECTS)
                 && STORE_LISTINGS.contains(&l.program.as_str());
             let bulk = if files {
                 (l.every && listed_system_path(l)) || listed_precious_entries(l)
             } else {
-                l.every || store || selects_production(l) || databases_with_volumes(c, l)
+                l.every || store || listed_env == Environment::Prod || databases_with_volumes(c, l)
             };
             if !bulk {
                 continue;
             }
-            // A store's keys: every key of a production store is the worst case, a store on
-            // this machine a development one.
             // Resources of a development environment (the command's words, the listing's,
             // or a context the script selected: `az account set --subscription acme-dev`,
             // `--namespace preview-pr-471`) are development ones, unless the listing selects
             // production.
             let dev_resources =
                 matches!(kind, "cloud resources" | "cluster resources" | "releases")
-                    && !selects_production(l)
-                    && (crate::envscope::command_environment(c) == Environment::Dev
-                        || selects_development(l));
+                    && listed_env != Environment::Prod
+                    && (listed_env == Environment::Dev
+                        || crate::envscope::command_environment(c) == Environment::Dev);
+            // A store's keys: every key of a production store is the worst case, a store on
+            // this machine a development one.
             let (level, score) = match store.then(|| crate::envscope::command_environment(c)) {
                 Some(Environment::Prod) if l.every => (RiskLevel::Critical, 90),
                 Some(Environment::Dev) => (RiskLevel::Medium, 46),
