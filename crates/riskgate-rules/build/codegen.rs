@@ -68,7 +68,7 @@ fn matcher(r: &BuiltRule) -> String {
         MatcherData::Command(c) => format!(
             "Matcher::Command(CommandMatch {{ program: {}, subcommand: {}, flags_all: {}, \
              flags_any: {}, flags_none: {}, args_any: {}, args_all: {}, args_none: {}, \
-             args_except: {}, args_first: {}, args_last: {}, privileged: {:?}, redirect_to: {}, stdin_from: {}, remote: {:?} }})",
+             args_except: {}, args_first: {}, args_last: {}, privileged: {:?}, redirect_to: {}, stdin_from: {}, remote: {:?}, stdin: {} }})",
             list(&c.program),
             list(&c.subcommand),
             list(&c.flags_all),
@@ -83,7 +83,8 @@ fn matcher(r: &BuiltRule) -> String {
             c.privileged,
             preds(&c.redirect_to),
             list(&c.stdin_from),
-            c.remote
+            c.remote,
+            list(&c.stdin)
         ),
         MatcherData::Pattern(p) => format!(
             "Matcher::Pattern(PatternMatch {{ kind: PatternKind::{}, text: {}, on: Target::{}, \

@@ -110,6 +110,7 @@ fn normalized(m: &Matcher) -> Matcher {
                 redirect_to: psorted(&c.redirect_to),
                 stdin_from: sorted(&c.stdin_from),
                 remote: c.remote,
+                stdin: sorted(&c.stdin),
             })
         }
     }

@@ -254,6 +254,7 @@ fn user_rule(d: RuleData, pack: &str, source: &str, line: u32) -> Result<Rule, S
             redirect_to: owned_preds(c.redirect_to),
             stdin_from: owned_list(c.stdin_from),
             remote: c.remote,
+            stdin: owned_list(c.stdin),
         }),
         MatcherData::Pattern(p) => {
             let (kind, regex) = match p.kind {

@@ -110,6 +110,9 @@ impl<'a> CommandView<'a> {
             Some(StdinSource::Pipe { index }) => {
                 parsed.commands.get(*index).map(|c| c.program.as_str())
             }
+            // a file a shell reads its script from (`ssh h 'bash -s' < step.sh`) is a script
+            // run, whose commands are read on their own, not data sent
+            Some(StdinSource::File { .. }) if reads_script_from_stdin(cmd) => None,
             // a file read as input (`xargs rm -rf < list`) feeds what `cat list |` would
             Some(StdinSource::File { path }) if path != "/dev/null" => Some("cat"),
             _ => None,
@@ -369,6 +372,16 @@ fn match_subcommand(words: &[Text], positionals: &[Positional<'_>]) -> Option<us
     Some(i)
 }
 
+/// A shell given no script file and no `-c` string: it runs what its standard input holds.
+fn reads_script_from_stdin(cmd: &SimpleCommand) -> bool {
+    riskgate_shell::is_shell(&cmd.program)
+        && (cmd.args.iter().any(|a| a.text == "-s")
+            || !cmd
+                .args
+                .iter()
+                .any(|a| a.text == "-c" || !a.text.starts_with('-')))
+}
+
 /// Whether a structured condition holds for a command.
 pub(crate) fn command_matches(rule: &Rule, m: &CommandMatch, view: &CommandView<'_>) -> bool {
     let cmd = view.cmd;
@@ -387,6 +400,22 @@ pub(crate) fn command_matches(rule: &Rule, m: &CommandMatch, view: &CommandView<
         && r != cmd.remote.is_some()
     {
         return false;
+    }
+    if !m.stdin.is_empty() {
+        let kind = match &cmd.stdin {
+            None => "terminal",
+            Some(StdinSource::File { path })
+                if matches!(path.as_str(), "/dev/tty" | "/dev/stdin" | "/dev/fd/0") =>
+            {
+                "terminal"
+            }
+            Some(StdinSource::File { .. }) => "file",
+            Some(StdinSource::Heredoc) => "heredoc",
+            Some(StdinSource::Pipe { .. }) => "pipe",
+        };
+        if !m.stdin.iter().any(|k| k.as_ref() == kind) {
+            return false;
+        }
     }
     if !m.stdin_from.is_empty()
         && !view

@@ -72,6 +72,9 @@ pub struct CommandMatch {
     pub stdin_from: List<Text>,
     /// Only (`true`) or never (`false`) through `ssh host CMD`.
     pub remote: Option<bool>,
+    /// Standard input is one of these kinds (`terminal`, `pipe`, `file`, `heredoc`); the
+    /// terminal when nothing is piped, redirected or inherited from a wrapper.
+    pub stdin: List<Text>,
 }
 
 /// Kind of a text pattern (seed 004's three pattern types).
@@ -346,6 +349,7 @@ impl Rule {
                 if let Some(r) = c.remote {
                     parts.push(format!("remote={r}"));
                 }
+                list("stdin", &c.stdin, &mut parts);
                 parts.join(" ")
             }
         }

@@ -96,6 +96,9 @@ pub struct MatchSpec {
     pub stdin_from: Vec<String>,
     #[serde(default)]
     pub remote: Option<bool>,
+    /// Extension: what standard input is: `terminal`, `pipe`, `file`, `heredoc` (any of these).
+    #[serde(default, deserialize_with = "str_list")]
+    pub stdin: Vec<String>,
 }
 
 /// A text pattern.
@@ -238,6 +241,9 @@ impl PredData {
     }
 }
 
+/// What a command's standard input can be, for `match: stdin:`.
+pub const STDIN_KINDS: &[&str] = &["terminal", "pipe", "file", "heredoc"];
+
 /// A validated structured condition.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct CommandData {
@@ -256,6 +262,7 @@ pub struct CommandData {
     pub redirect_to: Vec<PredData>,
     pub stdin_from: Vec<String>,
     pub remote: Option<bool>,
+    pub stdin: Vec<String>,
 }
 
 /// Kind of a text pattern.
@@ -417,10 +424,21 @@ fn validate_command(m: &MatchSpec) -> Result<CommandData, String> {
         redirect_to: preds(&m.redirect_to, "redirect_to")?,
         stdin_from: m.stdin_from.clone(),
         remote: m.remote,
+        stdin: m.stdin.clone(),
     };
     let empty = |v: &[String]| v.iter().any(|s| s.trim().is_empty());
     if empty(&data.program) || empty(&data.subcommand) || empty(&data.stdin_from) {
         return Err("`match:` has an empty program, subcommand or stdin_from entry".into());
+    }
+    if let Some(s) = data
+        .stdin
+        .iter()
+        .find(|s| !STDIN_KINDS.contains(&s.as_str()))
+    {
+        return Err(format!(
+            "`match: stdin:` has `{s}`; expected one of {}",
+            STDIN_KINDS.join(", ")
+        ));
     }
     if data.program.is_empty()
         && data.redirect_to.is_empty()

@@ -2,7 +2,7 @@
 //! it runs in turn (shell strings, `find -exec`, heredocs fed to shells, interpreter code).
 
 use crate::canon::{canonical_args, program_name};
-use crate::ctx::{Feed, Frame, Norm, Pending, Range, XWord};
+use crate::ctx::{Feed, Frame, Inherited, Norm, Pending, Range, XWord};
 use crate::interp::{self, Reader};
 use crate::unwrap::{self, Next};
 use crate::{NestedInput, Origin, Signal, SimpleCommand, Word, Wrapper};
@@ -74,6 +74,14 @@ impl Norm<'_> {
 
     /// Unwrap, canonicalize and record `p`; returns the commands it became.
     pub(crate) fn finish_simple(&mut self, mut p: Pending, frame: &Frame) -> Option<Range> {
+        if p.stdin.is_none()
+            && p.stdin_text.is_none()
+            && let Some(inh) = self.inherited_stdin.take()
+        {
+            p.stdin = inh.stdin;
+            p.stdin_text = inh.stdin_text;
+            p.stdin_feed = inh.stdin_feed;
+        }
         crate::progword::normalize(&mut p.argv);
         self.inline_request_files(&mut p.argv);
         // `$(echo Y3VybCAu… | base64 -d)`: a command line decoded at run time. Its words run
@@ -350,7 +358,15 @@ impl Norm<'_> {
             });
         }
         let start = self.commands.len();
+        // the string's commands read the wrapper's input (`ssh h 'sudo bash -s' <<EOF`)
+        let inherited = (p.stdin.is_some() || p.stdin_text.is_some()).then(|| Inherited {
+            stdin: p.stdin.clone(),
+            stdin_text: p.stdin_text.clone(),
+            stdin_feed: p.stdin_feed,
+        });
+        let saved = std::mem::replace(&mut self.inherited_stdin, inherited);
         let r = self.parse_text(&text, &inner);
+        self.inherited_stdin = saved;
         if let Some(d) = feed.decoder {
             self.signal(Signal::EncodedToShell {
                 decoder: d,

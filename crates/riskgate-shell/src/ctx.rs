@@ -203,6 +203,18 @@ pub(crate) struct Norm<'s> {
     pub branches: Vec<Vec<(String, Option<Option<String>>)>>,
     /// Inside a subshell or a pipeline element: assignments do not outlive it.
     pub scoped: u32,
+    /// The standard input of a wrapper whose shell string is being read (`ssh h 'bash -s'
+    /// <<EOF`, `sh -c 'python3 -' < f`): the first command of the string without input of
+    /// its own reads it.
+    pub inherited_stdin: Option<Inherited>,
+}
+
+/// Standard input a shell string's commands inherit from the wrapper that runs it.
+#[derive(Clone, Debug)]
+pub(crate) struct Inherited {
+    pub stdin: Option<StdinSource>,
+    pub stdin_text: Option<(String, bool)>,
+    pub stdin_feed: Feed,
 }
 
 impl<'s> Norm<'s> {
@@ -246,6 +258,7 @@ impl<'s> Norm<'s> {
             arg_feed: Vec::new(),
             branches: Vec::new(),
             scoped: 0,
+            inherited_stdin: None,
         }
     }
 

@@ -455,6 +455,15 @@ impl Norm<'_> {
         };
         let own_stdin = cmd.stdin.is_some();
         let raw: Vec<Word> = cmd.raw_argv.iter().skip(1).cloned().collect();
+        // the separators `read` splits a line on: its own `IFS=… read`, else the script's
+        let ifs = cmd
+            .assignments
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "IFS")
+            .map(|(_, w)| (!w.dynamic).then(|| w.text.clone()))
+            .unwrap_or_else(|| self.env.get("IFS").cloned().flatten())
+            .unwrap_or_else(|| " \t\n".to_string());
         let mut array = None;
         let mut names = Vec::new();
         let mut it = raw.iter();
@@ -528,14 +537,15 @@ impl Norm<'_> {
                 }
                 continue;
             }
+            // every line read gives each variable a value: inside a loop the variable
+            // stands for all of them, one per line (`while IFS='|' read -r name cmd`)
             let v = text.as_ref().map(|t| {
-                if n == 1 {
-                    t.trim().to_string()
-                } else if k + 1 < n {
-                    t.split_whitespace().nth(k).unwrap_or("").to_string()
-                } else {
-                    t.split_whitespace().skip(k).collect::<Vec<_>>().join(" ")
-                }
+                t.lines()
+                    .map(|l| read_fields(l, &ifs, n).swap_remove(k))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .trim()
+                    .to_string()
             });
             self.set_var(name, v);
             if let Some(l) = &listing {
@@ -671,5 +681,53 @@ impl Norm<'_> {
             })
             .collect();
         Some(out)
+    }
+}
+
+/// The `n` values `read` assigns from one line split on `ifs` (`n` ≥ 1): blanks of IFS around
+/// a field are dropped and run together, any other IFS character ends one field; the last
+/// variable takes the rest of the line.
+pub(crate) fn read_fields(line: &str, ifs: &str, n: usize) -> Vec<String> {
+    let blank = |c: char| c.is_whitespace() && ifs.contains(c);
+    let delim = |c: char| ifs.contains(c);
+    let mut rest = line.trim_matches(blank);
+    let mut out = Vec::with_capacity(n.max(1));
+    while out.len() + 1 < n {
+        let Some(i) = rest.find(delim) else {
+            break;
+        };
+        out.push(rest[..i].to_string());
+        // one field separator: IFS blanks around at most one other IFS character
+        let sep = &rest[i..];
+        let mut r = if sep.starts_with(blank) {
+            sep.trim_start_matches(blank)
+        } else {
+            sep
+        };
+        if let Some(c) = r.chars().next()
+            && delim(c)
+            && !blank(c)
+        {
+            r = r[c.len_utf8()..].trim_start_matches(blank);
+        }
+        rest = r;
+    }
+    out.push(rest.to_string());
+    out.resize(n.max(1), String::new());
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_fields;
+
+    #[test]
+    fn read_splits_a_line_as_bash_does() {
+        assert_eq!(read_fields("  a  b c  ", " \t\n", 2), ["a", "b c"]);
+        assert_eq!(read_fields("x|rm -rf /", "|", 2), ["x", "rm -rf /"]);
+        assert_eq!(read_fields("a::b", ":", 3), ["a", "", "b"]);
+        assert_eq!(read_fields("a : b", ": ", 2), ["a", "b"]);
+        assert_eq!(read_fields("only", "|", 3), ["only", "", ""]);
+        assert_eq!(read_fields("  keep  ", "", 1), ["  keep  "]);
     }
 }

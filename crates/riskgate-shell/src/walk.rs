@@ -811,15 +811,14 @@ impl Norm<'_> {
                     text: String::from("("),
                     dynamic: false,
                 };
-                let mut elements = String::new();
+                let mut elements = Vec::new();
                 for (i, (_, v)) in items.iter().enumerate() {
                     let x = self.expand_one(&v.value, frame, span);
                     if i > 0 {
                         w.text.push(' ');
-                        elements.push(' ');
                     }
                     w.text.push_str(&x.w.text);
-                    elements.push_str(&x.w.text);
+                    elements.push(x.w.text);
                     w.dynamic |= x.w.dynamic;
                 }
                 w.text.push(')');
@@ -828,10 +827,16 @@ impl Norm<'_> {
                 let key = format!("{name}[@]");
                 let value = match (a.append, w.dynamic) {
                     (_, true) => None,
-                    (false, false) => Some(elements),
+                    (false, false) => Some(crate::words::array_value(&elements)),
                     (true, false) => match self.env.get(&key) {
-                        Some(Some(old)) if old.is_empty() => Some(elements),
-                        Some(Some(old)) => Some(format!("{old} {elements}")),
+                        Some(Some(old)) => {
+                            let mut all: Vec<String> = crate::words::array_items(old)
+                                .into_iter()
+                                .map(str::to_string)
+                                .collect();
+                            all.extend(elements);
+                            Some(crate::words::array_value(&all))
+                        }
                         _ => None,
                     },
                 };

@@ -23,6 +23,9 @@ struct Seg {
     dynamic: bool,
     /// Unquoted literal expansion: subject to word splitting.
     split: bool,
+    /// The elements of an array, one per line (`"${arr[@]}"`): each line is a word of its
+    /// own, with its blanks kept.
+    elems: bool,
 }
 
 pub(crate) fn parser_options() -> brush_parser::ParserOptions {
@@ -119,6 +122,7 @@ impl Norm<'_> {
                 text: raw.to_string(),
                 dynamic: false,
                 split: false,
+                elems: false,
             });
             return segs;
         }
@@ -134,6 +138,7 @@ impl Norm<'_> {
                     text,
                     dynamic,
                     split: false,
+                    elems: false,
                 });
             }
         }
@@ -161,11 +166,13 @@ impl Norm<'_> {
                     text: v,
                     dynamic: false,
                     split: !quoted,
+                    elems: false,
                 },
                 None => Seg {
                     text: raw.to_string(),
                     dynamic: true,
                     split: false,
+                    elems: false,
                 },
             });
             return;
@@ -202,11 +209,13 @@ impl Norm<'_> {
                             text: v,
                             dynamic: false,
                             split: !quoted,
+                            elems: false,
                         },
                         None => Seg {
                             text: t.clone(),
                             dynamic: true,
                             split: false,
+                            elems: false,
                         },
                     })
                 }
@@ -244,6 +253,7 @@ impl Norm<'_> {
                         text: src.to_string(),
                         dynamic: true,
                         split: false,
+                        elems: false,
                     });
                 }
             }
@@ -271,6 +281,7 @@ impl Norm<'_> {
             text: inner.iter().map(|s| s.text.as_str()).collect(),
             dynamic: inner.iter().any(|s| s.dynamic),
             split: !quoted,
+            elems: false,
         })
     }
 
@@ -289,6 +300,7 @@ impl Norm<'_> {
             text: src.to_string(),
             dynamic: true,
             split: false,
+            elems: false,
         };
         match expr {
             ParameterExpr::Parameter {
@@ -320,7 +332,9 @@ impl Norm<'_> {
                         concatenate: false,
                     },
                 indirect: false,
-            } => self.elements(&format!("{name}[@]")).unwrap_or_else(dynamic),
+            } => self
+                .elements(&format!("{name}[@]"), quoted)
+                .unwrap_or_else(dynamic),
             // `${arr[*]}`: the elements joined, split again when unquoted.
             ParameterExpr::Parameter {
                 parameter:
@@ -336,15 +350,12 @@ impl Norm<'_> {
                     Some(Some(_)) | None => Some(' '),
                     Some(None) => None,
                 };
-                match (self.elements(&format!("{name}[@]")), sep) {
-                    (Some(s), Some(c)) => Seg {
-                        text: if quoted && c != ' ' {
-                            s.text.split(' ').collect::<Vec<_>>().join(&c.to_string())
-                        } else {
-                            s.text
-                        },
+                match (self.env.get(&format!("{name}[@]")), sep) {
+                    (Some(Some(v)), Some(c)) => Seg {
+                        text: array_items(v).join(&c.to_string()),
                         split: !quoted,
-                        dynamic: s.dynamic,
+                        dynamic: false,
+                        elems: false,
                     },
                     _ => dynamic(),
                 }
@@ -353,7 +364,7 @@ impl Norm<'_> {
                 parameter:
                     Parameter::Special(SpecialParameter::AllPositionalParameters { concatenate: false }),
                 indirect: false,
-            } => self.elements("@").unwrap_or_else(dynamic),
+            } => self.elements("@", quoted).unwrap_or_else(dynamic),
             ParameterExpr::Parameter {
                 parameter: Parameter::NamedWithIndex { name, index },
                 indirect: false,
@@ -449,15 +460,27 @@ impl Norm<'_> {
                     Some(l) => l.value.trim().parse::<usize>().ok().map(Some),
                     None => Some(None),
                 };
-                match (self.elements(&format!("{name}[@]")), off, len) {
-                    (Some(seg), Some(off), Some(len)) => {
-                        let items: Vec<&str> = seg.text.split_whitespace().collect();
+                match (self.env.get(&format!("{name}[@]")), off, len) {
+                    (Some(Some(v)), Some(off), Some(len)) => {
+                        let items = array_items(v);
                         let end =
                             len.map_or(items.len(), |l| off.saturating_add(l).min(items.len()));
-                        Seg {
-                            text: items.get(off.min(end)..end).unwrap_or(&[]).join(" "),
-                            dynamic: false,
-                            split: true,
+                        let slice = items.get(off.min(end)..end).unwrap_or(&[]);
+                        // quoted, a slice keeps its elements whole, as the array does
+                        if quoted && v.ends_with('\n') {
+                            Seg {
+                                text: slice.join("\n"),
+                                dynamic: false,
+                                split: false,
+                                elems: true,
+                            }
+                        } else {
+                            Seg {
+                                text: slice.join(" "),
+                                dynamic: false,
+                                split: true,
+                                elems: false,
+                            }
                         }
                     }
                     _ => dynamic(),
@@ -482,6 +505,7 @@ impl Norm<'_> {
                     text,
                     dynamic: false,
                     split: !quoted,
+                    elems: false,
                 })
                 .unwrap_or_else(dynamic)
             }
@@ -518,6 +542,7 @@ impl Norm<'_> {
                         text,
                         dynamic: false,
                         split: !quoted,
+                        elems: false,
                     })
                     .unwrap_or_else(dynamic)
             }
@@ -541,6 +566,7 @@ impl Norm<'_> {
                         text,
                         dynamic: false,
                         split: !quoted,
+                        elems: false,
                     })
                     .unwrap_or_else(dynamic)
             }
@@ -578,6 +604,7 @@ impl Norm<'_> {
                         text,
                         dynamic: false,
                         split: !quoted,
+                        elems: false,
                     })
                     .unwrap_or_else(dynamic)
             }
@@ -604,16 +631,29 @@ impl Norm<'_> {
         }
     }
 
-    /// All elements of a known array (`arr[@]`, or `@` for the positional parameters), to be
-    /// split into one word each.
-    fn elements(&self, key: &str) -> Option<Seg> {
+    /// All elements of a known array (`arr[@]`, or `@` for the positional parameters).
+    /// Quoted (`"${arr[@]}"`), each element is one word with its blanks kept; unquoted, the
+    /// elements are split like any unquoted value.
+    fn elements(&self, key: &str, quoted: bool) -> Option<Seg> {
         match self.env.get(key) {
-            // A line-separated array (`mapfile`) ends in a newline; its lines are words.
-            Some(Some(v)) => Some(Seg {
-                text: v.trim_end_matches('\n').replace('\n', " "),
-                dynamic: false,
-                split: true,
-            }),
+            Some(Some(v)) => {
+                let items = array_items(v);
+                Some(if quoted && v.ends_with('\n') {
+                    Seg {
+                        text: items.join("\n"),
+                        dynamic: false,
+                        split: false,
+                        elems: true,
+                    }
+                } else {
+                    Seg {
+                        text: items.join(" "),
+                        dynamic: false,
+                        split: true,
+                        elems: false,
+                    }
+                })
+            }
             _ => None,
         }
     }
@@ -621,13 +661,14 @@ impl Norm<'_> {
     /// Element `i` of a known array.
     fn element(&self, key: &str, i: usize, quoted: bool) -> Option<Seg> {
         match self.env.get(key) {
-            // A line of a line-separated array is split like any unquoted value.
-            Some(Some(v)) if v.ends_with('\n') => Some(Seg {
-                text: v.lines().nth(i).unwrap_or("").to_string(),
+            // a line of a line-separated array is split like any unquoted value; an element
+            // of a blank-separated one has no blank to split on
+            Some(Some(v)) => Some(Seg {
+                text: array_items(v).get(i).copied().unwrap_or("").to_string(),
                 dynamic: false,
-                split: !quoted,
+                split: v.ends_with('\n') && !quoted,
+                elems: false,
             }),
-            Some(Some(v)) => Some(lit(v.split_whitespace().nth(i).unwrap_or(""))),
             _ => None,
         }
     }
@@ -644,12 +685,14 @@ impl Norm<'_> {
                 text: v.clone(),
                 dynamic: false,
                 split: !quoted,
+                elems: false,
             }),
             // partly known text: its known parts still name a host or an environment
             Some(None) => self.script.var_shape.get(name).map(|shape| Seg {
                 text: shape.clone(),
                 dynamic: true,
                 split: false,
+                elems: false,
             }),
             None if name == "HOME" => Some(lit("~")),
             None => None,
@@ -686,12 +729,14 @@ impl Norm<'_> {
                     text,
                     dynamic: false,
                     split: !quoted,
+                    elems: false,
                 }
             }
             None => Seg {
                 text: src.to_string(),
                 dynamic: true,
                 split: false,
+                elems: false,
             },
         }
     }
@@ -735,6 +780,7 @@ fn lit(s: &str) -> Seg {
         text: s.to_string(),
         dynamic: false,
         split: false,
+        elems: false,
     }
 }
 
@@ -798,6 +844,33 @@ fn unescape_backquoted(s: &str) -> String {
     out
 }
 
+/// An array's elements as the script's variables hold them (under `NAME[@]`): separated by
+/// blanks when no element has a blank in it, else one per line with a newline after each (the
+/// form `mapfile` makes).
+pub(crate) fn array_value(items: &[String]) -> String {
+    if items
+        .iter()
+        .any(|i| i.is_empty() || i.contains(char::is_whitespace))
+    {
+        // a line break inside an element separates commands, as `;` does
+        items
+            .iter()
+            .map(|i| format!("{}\n", i.replace('\n', "; ")))
+            .collect()
+    } else {
+        items.join(" ")
+    }
+}
+
+/// The elements of an array value (see [`array_value`]).
+pub(crate) fn array_items(v: &str) -> Vec<&str> {
+    if v.ends_with('\n') {
+        v.lines().collect()
+    } else {
+        v.split_whitespace().collect()
+    }
+}
+
 /// Join segments into words, splitting unquoted literal expansions on the IFS characters.
 fn assemble(segs: Vec<Seg>, feed: Feed, out: &mut Vec<XWord>, ifs: &str) {
     let mut cur = Word {
@@ -821,7 +894,18 @@ fn assemble(segs: Vec<Seg>, feed: Feed, out: &mut Vec<XWord>, ifs: &str) {
         *has = false;
     };
     for s in segs {
-        if s.split && !s.dynamic {
+        if s.elems && !s.dynamic {
+            // one word per element, even an empty one (`"${a[@]}"` of `a=('' x)`)
+            has = true;
+            for c in s.text.chars() {
+                if c == '\n' {
+                    push(&mut cur, &mut has, out);
+                    has = true;
+                } else {
+                    cur.text.push(c);
+                }
+            }
+        } else if s.split && !s.dynamic {
             for c in s.text.chars() {
                 if ifs.contains(c) {
                     push(&mut cur, &mut has, out);

@@ -249,7 +249,9 @@ impl RiskAssessor {
                 continue;
             }
             seen.push(&c.text);
-            let a = hook(&c.text);
+            // a command piped into (`| tail`, split out of a shell text) is read without the
+            // pipe mark: the whole pipeline is read where the text it came from is
+            let a = hook(c.text.strip_prefix("| ").unwrap_or(&c.text));
             degraded |= a.degraded;
             for mut f in a.findings {
                 f.span = Some(c.span);

@@ -244,6 +244,38 @@ pub fn targets_only(c: &Cmd<'_>, classes: &[riskgate_model::effect::TargetClass]
         })
 }
 
+/// Whether every target of `c` is a path inside the project in one of `classes`; for `find`,
+/// what it deletes are the entries its `-name`/`-iname` selects under relative starting
+/// points (`find . -name __pycache__ -exec rm -rf {} +`).
+pub fn deletes_only(c: &Cmd<'_>, classes: &[riskgate_model::effect::TargetClass]) -> bool {
+    if c.prog != "find" {
+        return targets_only(c, classes);
+    }
+    let starts: Vec<&str> = c
+        .args
+        .iter()
+        .take_while(|a| !a.starts_with('-') && !matches!(a.as_str(), "(" | "!"))
+        .map(String::as_str)
+        .collect();
+    let relative = starts
+        .iter()
+        .all(|p| !p.contains('$') && !p.starts_with("..") && !p.starts_with(['/', '~']));
+    let names: Vec<&str> = c
+        .args
+        .windows(2)
+        .filter(|w| matches!(w[0].as_str(), "-name" | "-iname"))
+        .map(|w| w[1].as_str())
+        .collect();
+    // `-o` could add a second selection the names do not cover
+    let one_selection = !c.args.iter().any(|a| a == "-o" || a == "-or");
+    relative
+        && one_selection
+        && !names.is_empty()
+        && names.iter().all(|n| {
+            !n.contains('$') && classes.contains(&riskgate_model::effect::classify_path(n))
+        })
+}
+
 /// `rm`, `unlink`, `rmdir`, `shred`.
 pub fn deletes_files(c: &Cmd<'_>) -> bool {
     matches!(

@@ -100,6 +100,77 @@ pub fn looks_like_sql(text: &str) -> bool {
         && rest.starts_with(|c: char| c.is_whitespace())
 }
 
+/// At most this many string literals are read as commands a run-time value may hold.
+const MAX_POSSIBLE: usize = 64;
+
+/// A command that is wholly a run-time value: its program (or the text a shell's `-c` runs)
+/// is `$ARG`.
+fn runs_a_value(c: &EmbeddedCommand) -> bool {
+    match &c.argv {
+        Some(argv) => {
+            argv.first().is_some_and(|w| w.starts_with("$ARG"))
+                || argv
+                    .windows(2)
+                    .any(|p| p[0] == "-c" && p[1].starts_with("$ARG"))
+        }
+        None => c.text.trim_start().starts_with("$ARG"),
+    }
+}
+
+/// Code that runs a command it only knows at run time (`execSync(cmd)` in a loop over a table
+/// of steps, `subprocess.run(step, shell=True)`) may run any text it holds: each literal that
+/// reads as a command line is added as a command the code may run (`via` says so), so the
+/// table's worst step is rated, not only the unknown value.
+fn possible_commands(a: &mut Analysis) {
+    let Some(runner) = a.commands.iter().find(|c| c.dynamic && runs_a_value(c)) else {
+        return;
+    };
+    let via = format!("{} (a value the code holds)", runner.via);
+    let mut extra: Vec<EmbeddedCommand> = Vec::new();
+    for s in &a.strings {
+        if extra.len() >= MAX_POSSIBLE {
+            a.incomplete = true;
+            break;
+        }
+        let v = s.value.trim();
+        if s.dynamic || v.is_empty() || v.len() > 16 * 1024 || !reads_as_command(v) {
+            continue;
+        }
+        if a.commands.iter().chain(&extra).any(|c| c.text == v) {
+            continue;
+        }
+        extra.push(EmbeddedCommand {
+            argv: None,
+            text: v.to_string(),
+            dynamic: false,
+            via: via.clone(),
+            span: s.span,
+            line: s.line,
+        });
+    }
+    a.commands.extend(extra);
+}
+
+/// Text whose first word can be a program name, with arguments or more lines after it
+/// (`uname -a`, `aws rds delete-db-instance …`): not prose, a path alone or a format string.
+fn reads_as_command(v: &str) -> bool {
+    let first = v.split_whitespace().next().unwrap_or("");
+    // a script may open with an assignment (`SRC="${SRC:-/srv/empty}"`)
+    if let Some((name, _)) = first.split_once('=')
+        && !name.is_empty()
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return v.contains(char::is_whitespace);
+    }
+    let name_like = !first.is_empty()
+        && first
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/' | '=' | '~'))
+        && !first.ends_with('.');
+    name_like && v.contains(char::is_whitespace) && !v.contains('%')
+}
+
 /// Fill `a.commands`, `a.sql` and `a.dynamic_code`, and merge nested analyses.
 pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
     let calls = a.calls.clone();
@@ -125,6 +196,7 @@ pub(crate) fn extract(a: &mut Analysis, _code: &str, depth: usize) {
     }
     let writes = shell_writes(&calls);
     a.commands.extend(writes);
+    possible_commands(a);
     // interpreters inside commands: `python -c CODE`, `node -e CODE`, `sh -c TEXT`
     let commands = a.commands.clone();
     for cmd in &commands {

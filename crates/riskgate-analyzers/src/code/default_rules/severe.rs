@@ -35,7 +35,7 @@ pub(super) fn push(r: &mut Vec<RiskRule>) {
             // rated as the shell rates that `rm -rf`
             |a| {
                 cmds(a, |c| {
-                    cmd::rm_recursive(c) && !cmd::targets_only(c, REGENERABLE)
+                    cmd::rm_recursive(c) && !cmd::deletes_only(c, REGENERABLE)
                 })
             },
         )

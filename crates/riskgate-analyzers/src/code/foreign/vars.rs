@@ -60,11 +60,18 @@ const NET_READS: [&str; 14] = [
 pub(super) fn assignments(code: &str, lang: Language) -> HashMap<String, Option<VarVal>> {
     let mut vars: HashMap<String, Option<VarVal>> = HashMap::new();
     VARS.with(|v| v.borrow_mut().clear());
+    let heredocs = heredoc_bodies(code);
     for stmt in statements(code).into_iter().take(MAX_STATEMENTS) {
         let Some((name, rhs)) = assignment(stmt, lang) else {
             continue;
         };
-        let v = classify(rhs, lang, &vars);
+        // `my $script = <<'SH';` … `SH`: the variable holds the lines between
+        let v = match rhs.trim_start().strip_prefix("<<") {
+            Some(op) => heredoc_tag(op)
+                .and_then(|(tag, _, _)| heredocs.iter().find(|(t, _)| *t == tag))
+                .map(|(_, body)| VarVal::Str(body.clone())),
+            None => classify(rhs, lang, &vars),
+        };
         let seen = vars.contains_key(name);
         let v = if seen { None } else { v };
         // literals are seen by the scanner's values too (`'rm -rf ' . $p`)
@@ -128,6 +135,70 @@ pub(super) fn resolve<'a>(
     vars: &'a HashMap<String, Option<VarVal>>,
 ) -> Option<&'a VarVal> {
     vars.get(text.trim()).and_then(Option::as_ref)
+}
+
+/// The here-documents of Perl and Ruby code (`<<'TAG'`, `<<"TAG"`, `<<TAG`, `<<~TAG`,
+/// `<<-TAG`): (tag, body), the body's lines up to the line holding only the tag, without
+/// the common indentation of `<<~`. A tag used twice keeps its first body; a body whose
+/// closing line is missing is none. Interpolating bodies keep their text as written.
+fn heredoc_bodies(code: &str) -> Vec<(&str, String)> {
+    let mut out: Vec<(&str, String)> = Vec::new();
+    let lines: Vec<&str> = code.lines().collect();
+    for (n, line) in lines.iter().enumerate().take(MAX_STATEMENTS) {
+        let Some(k) = line.find("<<") else {
+            continue;
+        };
+        let Some((tag, indented, _)) = line.get(k + 2..).and_then(heredoc_tag) else {
+            continue;
+        };
+        if out.iter().any(|(t, _)| *t == tag) {
+            continue;
+        }
+        let rest = lines.get(n + 1..).unwrap_or(&[]);
+        let Some(end) = rest
+            .iter()
+            .position(|l| if indented { l.trim() == tag } else { *l == tag })
+        else {
+            continue;
+        };
+        let body = &rest[..end];
+        let cut = if indented {
+            body.iter()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| l.len() - l.trim_start().len())
+                .min()
+                .unwrap_or(0)
+        } else {
+            0
+        };
+        let text: String = body
+            .iter()
+            .map(|l| format!("{}\n", l.get(cut..).unwrap_or(l.trim_start())))
+            .collect();
+        out.push((tag, text));
+    }
+    out
+}
+
+/// The tag after `<<` (`'SH';`, `~EOS`, `-"END"`): (tag, closing line may be indented,
+/// quoted).
+fn heredoc_tag(op: &str) -> Option<(&str, bool, bool)> {
+    let (indented, op) = match op.strip_prefix(['~', '-']) {
+        Some(rest) => (true, rest),
+        None => (false, op),
+    };
+    let (quoted, op) = match op.strip_prefix(['\'', '"']) {
+        Some(rest) => (true, rest),
+        None => (false, op),
+    };
+    let len = op
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(op.len());
+    let tag = op.get(..len)?;
+    if tag.is_empty() || tag.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    Some((tag, indented, quoted))
 }
 
 /// Statements: split at `;` and newlines outside quotes.
