@@ -3,7 +3,8 @@
 
 Usage: python3 scripts/levels_diff.py OLD_BIN NEW_BIN FILE...
 
-Each FILE is either JSONL with a `command` (and an optional `label`, `shell`) per line, or
+Each FILE is either JSONL with a `command` (and an optional `label`, `shell`; a category
+starting `pwsh/` or `cmd/` names the dialect when `shell` is absent) per line, or
 plain text with one command per line (nl2bash's all.cm). Both binaries read every command
 through `riskgate scan`; the lines whose level moved are printed as
 `OLD -> NEW  [label]  file:line  command`, with a mark when the move goes against the label
@@ -15,6 +16,9 @@ import subprocess
 import sys
 
 ORDER = ["SAFE", "LOW", "MEDIUM", "HIGH", "CRITICAL"]
+# a line without a `shell` field is read as the dialect its category names (round_measure's
+# --shell-from-category), else as bash
+PREFIXES = {"pwsh/": "powershell", "powershell/": "powershell", "cmd/": "cmd"}
 
 
 def items_of(path):
@@ -26,7 +30,10 @@ def items_of(path):
                 continue
             if path.endswith(".jsonl"):
                 obj = json.loads(line)
-                out.append((n, obj["command"], obj.get("label"), obj.get("shell")))
+                shell = obj.get("shell") or next(
+                    (sh for prefix, sh in PREFIXES.items()
+                     if obj.get("category", "").startswith(prefix)), None)
+                out.append((n, obj["command"], obj.get("label"), shell))
             else:
                 out.append((n, line, None, None))
     return out

@@ -37,6 +37,16 @@ pub const HOME_CREDENTIALS: &[&str] = &[
     ".terraform.d/credentials",
     ".config/gh/hosts.yml",
     ".cargo/credentials",
+    ".pgpass",
+    ".my.cnf",
+    ".mylogin.cnf",
+    ".Renviron",
+    ".s3cfg",
+    ".config/rclone/rclone.conf",
+    ".gem/credentials",
+    ".config/solana/id.json",
+    ".ethereum/keystore",
+    ".bitcoin/wallet.dat",
 ];
 
 /// Extensions of private keys and certificate stores.

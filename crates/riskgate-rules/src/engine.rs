@@ -585,24 +585,14 @@ fn inside_shown_text(parsed: &ParsedCommand, s: usize, e: usize) -> bool {
         if !(c.span.start <= s && e <= c.span.end) {
             continue;
         }
-        // read on by another command; a PowerShell writer of a data file (`Write-Output '…' |
-        // Out-File notes.txt`) is read like a redirect to that file (below)
-        let read_on = parsed.commands.iter().enumerate().any(|(j, d)| {
-            matches!(d.stdin, Some(riskgate_shell::StdinSource::Pipe { index }) if index == i)
-                && !writes_data_file(parsed, j, d)
-        });
+        // read on by a command that may run it (`… | sh`, `… | xargs`); readers that only
+        // count, search, sort or hash text (`echo '…' | wc -c`) pass nothing on that runs, and
+        // a PowerShell writer of a data file (`Write-Output '…' | Out-File notes.txt`) is read
+        // like a redirect to that file (below)
+        let read_on = output_may_run(parsed, i, 0);
         // written to a file that something may run later (`echo 'curl … | sh' > x.sh; sh
         // x.sh`); a file only read, added or shown afterwards (`> notes/bad.txt`) is data
-        let to_file = c.redirects.iter().any(|r| {
-            r.op.contains('>')
-                && r.target.text != "/dev/null"
-                && (r.op.contains('&')
-                    || parsed
-                        .source
-                        .get(c.span.end..)
-                        .is_none_or(|rest| crate::rawtext::named_by_a_runner(rest, &r.target.text))
-                    || is_runnable_place(&r.target.text))
-        });
+        let to_file = writes_runnable_file(parsed, c);
         // an interpreter whose code only prints the text (`python3 -c 'print("…")'`) shows it
         let shows = SHOWS_TEXT.contains(&c.program.as_str())
             || parsed
@@ -615,6 +605,75 @@ fn inside_shown_text(parsed: &ParsedCommand, s: usize, e: usize) -> bool {
         any = true;
     }
     any
+}
+
+/// Readers of text that run nothing of it: they count, search, cut, sort, hash or page it.
+/// What they print may still go on (`| wc -l | sh` is followed), so each one's own readers
+/// are asked in turn.
+const INERT_READERS: &[&str] = &[
+    "wc",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "head",
+    "tail",
+    "sort",
+    "uniq",
+    "cut",
+    "tr",
+    "md5sum",
+    "sha1sum",
+    "sha224sum",
+    "sha256sum",
+    "sha384sum",
+    "sha512sum",
+    "b2sum",
+    "cksum",
+    "od",
+    "hexdump",
+    "less",
+    "more",
+    "cat",
+    "column",
+    "fold",
+    "nl",
+    "rev",
+    "diff",
+    "cmp",
+    "fmt",
+];
+
+/// Whether what command `i` prints may reach something that runs it: a reader that is not
+/// one of [`INERT_READERS`] (nor a PowerShell writer of a data file), or an inert reader whose
+/// own output may, or that writes a file something may run.
+fn output_may_run(parsed: &ParsedCommand, i: usize, depth: usize) -> bool {
+    if depth > 8 {
+        return true;
+    }
+    parsed.commands.iter().enumerate().any(|(j, d)| {
+        matches!(d.stdin, Some(riskgate_shell::StdinSource::Pipe { index }) if index == i)
+            && !writes_data_file(parsed, j, d)
+            && (!INERT_READERS.contains(&d.program.as_str())
+                || d.program_dynamic
+                || writes_runnable_file(parsed, d)
+                || output_may_run(parsed, j, depth + 1))
+    })
+}
+
+/// Whether `c` writes its output to a file that something may run later (`> x.sh; sh x.sh`),
+/// or that runs by being where it is; a file only read, added or shown afterwards is data.
+fn writes_runnable_file(parsed: &ParsedCommand, c: &riskgate_shell::SimpleCommand) -> bool {
+    c.redirects.iter().any(|r| {
+        r.op.contains('>')
+            && r.target.text != "/dev/null"
+            && (r.op.contains('&')
+                || parsed
+                    .source
+                    .get(c.span.end..)
+                    .is_none_or(|rest| crate::rawtext::named_by_a_runner(rest, &r.target.text))
+                || is_runnable_place(&r.target.text))
+    })
 }
 
 /// Whether command `j` is a PowerShell cmdlet that writes its input to a file (`Out-File`,

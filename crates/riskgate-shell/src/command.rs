@@ -4,6 +4,7 @@
 use crate::canon::{canonical_args, program_name};
 use crate::ctx::{Feed, Frame, Inherited, Norm, Pending, Range, XWord};
 use crate::interp::{self, Reader};
+use crate::script::quote;
 use crate::unwrap::{self, Next};
 use crate::{NestedInput, Origin, Signal, SimpleCommand, Word, Wrapper};
 
@@ -453,9 +454,68 @@ impl Norm<'_> {
         });
         if program_dynamic {
             self.signal(Signal::DynamicProgram { index: idx });
+            self.read_unset_as_empty(idx, &c, frame);
         }
         self.follow(idx, &p, &c, frame);
         Some(idx)
+    }
+
+    /// A program word built around variables the script never set (`r${x}m -r${x}f /data`):
+    /// unset, they expand to nothing, so the command is also read that way (`rm -rf /data`),
+    /// words that become empty dropped. Only words whose unknown parts are all plain
+    /// references to such names are rewritten; the dynamic reading stays recorded too.
+    fn read_unset_as_empty(&mut self, idx: usize, c: &Ctx, frame: &Frame) {
+        if frame.depth >= self.limits.max_depth {
+            return;
+        }
+        let Some(cmd) = self.commands.get(idx) else {
+            return;
+        };
+        let mut words: Vec<String> = Vec::with_capacity(cmd.raw_argv.len());
+        for w in &cmd.raw_argv {
+            if !w.dynamic {
+                words.push(quote(w));
+                continue;
+            }
+            let Some(text) = without_unset_refs(&w.text, &self.env) else {
+                return;
+            };
+            if !text.is_empty() {
+                words.push(quote(&Word {
+                    text,
+                    dynamic: false,
+                }));
+            }
+        }
+        // the program word itself must stay, and read as a name (`r${x}m` is `rm`; a word
+        // that was all variables leaves the next word, which bash would run, to guessing)
+        let named = cmd.raw_argv.first().is_some_and(|w| {
+            without_unset_refs(&w.text, &self.env).is_some_and(|p| {
+                !p.is_empty()
+                    && p.chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
+            })
+        });
+        if !named {
+            return;
+        }
+        let text = words.join(" ");
+        let f = Frame {
+            depth: frame.depth + 1,
+            origin: frame.origin,
+            wrappers: {
+                let mut w = c.wrappers.clone();
+                w.push(Wrapper {
+                    name: "unset variables empty".into(),
+                    args: vec![],
+                });
+                w
+            },
+            privileged: c.privileged,
+            remote: c.remote.clone(),
+            span: Some(frame.span.unwrap_or(cmd.span)),
+        };
+        let _ = self.parse_text(&text, &f);
     }
 
     fn follow(&mut self, idx: usize, p: &Pending, c: &Ctx, frame: &Frame) {
@@ -775,4 +835,37 @@ impl Norm<'_> {
             }
         }
     }
+}
+
+/// `text` with every `$name` / `${name}` of a variable the script never assigned removed, or
+/// None when an unknown part is anything else (`$(…)`, `${x:-…}`, a special parameter) or no
+/// reference was removed.
+fn without_unset_refs(text: &str, env: &crate::ctx::Env) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut removed = false;
+    while let Some(k) = rest.find('$') {
+        out.push_str(&rest[..k]);
+        let after = &rest[k + 1..];
+        let (name, len) = if let Some(inner) = after.strip_prefix('{') {
+            let end = inner.find('}')?;
+            (&inner[..end], end + 2)
+        } else {
+            let end = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            (&after[..end], end)
+        };
+        let plain = !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !name.starts_with(|c: char| c.is_ascii_digit());
+        // a name the environment usually sets is not empty
+        if !plain || env.contains_key(name) || name.chars().any(|c| c.is_ascii_uppercase()) {
+            return None;
+        }
+        removed = true;
+        rest = &after[len..];
+    }
+    out.push_str(rest);
+    (removed && !out.contains('`')).then_some(out)
 }

@@ -15,6 +15,7 @@ mod gitcfg;
 mod jvm;
 mod langs;
 mod lua;
+pub(crate) mod prints;
 mod rlang;
 mod sed;
 mod stdin;

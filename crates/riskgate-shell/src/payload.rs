@@ -285,7 +285,20 @@ pub(crate) fn produce(c: &SimpleCommand) -> Option<String> {
                 .find(|w| !w.starts_with('-'))?;
             crate::embedded::awk::begin_output(program)
         }
-        _ => stdin_body(c).and_then(|b| transform(c, b)),
+        // `perl -e 'print "rm -rf /opt/"'`, `python3 -c 'print("…")'`: what a one-liner that
+        // only prints literals prints
+        _ => {
+            stdin_body(c)
+                .and_then(|b| transform(c, b))
+                .or_else(
+                    || match crate::interp::one_liners(&c.program, &c.raw_argv).as_slice() {
+                        [(language, text, true)] => {
+                            crate::embedded::prints::printed(*language, text)
+                        }
+                        _ => None,
+                    },
+                )
+        }
     }
 }
 

@@ -386,6 +386,25 @@ impl Norm<'_> {
                     }
                 }
             }
+            // `hash -p /bin/rm ls`: the name runs that file from now on, as an alias to it
+            // would (bash looks the table up before PATH)
+            "hash" => {
+                let mut it = args.iter();
+                while let Some(w) = it.next() {
+                    if w.text == "-p"
+                        && let (Some(path), Some(name)) = (it.next(), it.next())
+                        && !path.dynamic
+                        && !name.dynamic
+                        && !name.text.is_empty()
+                        && (self.script.aliases.len() < MAX_DEFS
+                            || self.script.aliases.contains_key(&name.text))
+                    {
+                        self.script
+                            .aliases
+                            .insert(name.text.clone(), path.text.clone());
+                    }
+                }
+            }
             "export" | "declare" | "typeset" | "local" | "readonly" => {
                 let nameref = args
                     .iter()

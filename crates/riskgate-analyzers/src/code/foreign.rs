@@ -18,6 +18,7 @@ mod decode;
 mod effects;
 mod flows;
 mod scan;
+mod sdk;
 mod vars;
 
 use effects::*;
@@ -112,6 +113,7 @@ pub(crate) fn extract(a: &mut Analysis, code: &str, language: Language) {
 }
 
 fn extract_at(a: &mut Analysis, code: &str, language: Language, depth: usize) {
+    a.commands.extend(sdk::deletes(code));
     WINDOW_HIT.with(|w| w.set(false));
     ARG_BYTES.with(|n| n.set(0));
     // variables first: the scanner's values read the literals they hold

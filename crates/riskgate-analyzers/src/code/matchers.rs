@@ -963,6 +963,28 @@ pub fn is_cloud_delete(c: &Call) -> bool {
             || m.starts_with("empty"))
 }
 
+/// Whether the code imports a cloud or cluster SDK (`import boto3`, `from google.cloud import
+/// storage`, `require("@aws-sdk/client-s3")`).
+pub fn imports_cloud_sdk(a: &Analysis) -> bool {
+    a.imports.iter().any(|i| {
+        let i = format!("{i}.");
+        CLOUD_SDKS.iter().any(|p| i.starts_with(p))
+    })
+}
+
+/// In code that imports a cloud SDK, a destroying method called on an object the walker could
+/// not trace to its maker (`for b in client.list_buckets(): b.delete(force=True)`,
+/// `[i.terminate() for i in ec2.instances.all()]`): the SDK's objects are what such code
+/// holds. Methods that only change a collection in memory (`remove`, `pop`, `clear`) are not.
+pub fn is_untraced_cloud_delete(c: &Call) -> bool {
+    let m = c.method.to_ascii_lowercase();
+    c.unresolved_receiver
+        && (m.starts_with("delete")
+            || m.starts_with("terminate")
+            || m.starts_with("destroy")
+            || m.starts_with("purge"))
+}
+
 /// Git history rewrites and commits through GitPython.
 pub fn gitpython(c: &Call, what: &str) -> bool {
     if !(c.name.contains(".git.") || c.starts_with("git.")) {

@@ -378,7 +378,13 @@ pub(super) fn push(r: &mut Vec<RiskRule>) {
             High,
             "Deletes cloud, cluster or container resources",
             false,
-            |a| join(calls(a, m::is_cloud_delete), cmds(a, cmd::cloud_delete)),
+            |a| {
+                let mut hits = join(calls(a, m::is_cloud_delete), cmds(a, cmd::cloud_delete));
+                if m::imports_cloud_sdk(a) {
+                    hits.extend(calls(a, m::is_untraced_cloud_delete));
+                }
+                hits
+            },
         )
         .score(74)
         .tags(&["cloud", "destructive"])
