@@ -644,6 +644,19 @@ const INERT_READERS: &[&str] = &[
     "fmt",
 ];
 
+/// An encoder or compressor that is not decoding (`base64`, `gzip -9`, not `base64 -d`): its
+/// output is no longer the text (a decoder after it is followed as any reader).
+fn encodes_only(d: &riskgate_shell::SimpleCommand) -> bool {
+    matches!(
+        d.program.as_str(),
+        "base64" | "base32" | "basenc" | "xxd" | "gzip" | "bzip2" | "xz" | "zstd"
+    ) && !d.raw_argv.iter().skip(1).any(|w| {
+        let t = w.text.as_str();
+        matches!(t, "--decode" | "--decompress" | "-revert" | "--stdout")
+            || (t.starts_with('-') && !t.starts_with("--") && t.contains(['d', 'D', 'r']))
+    })
+}
+
 /// Whether what command `i` prints may reach something that runs it: a reader that is not
 /// one of [`INERT_READERS`] (nor a PowerShell writer of a data file), or an inert reader whose
 /// own output may, or that writes a file something may run.
@@ -654,7 +667,7 @@ fn output_may_run(parsed: &ParsedCommand, i: usize, depth: usize) -> bool {
     parsed.commands.iter().enumerate().any(|(j, d)| {
         matches!(d.stdin, Some(riskgate_shell::StdinSource::Pipe { index }) if index == i)
             && !writes_data_file(parsed, j, d)
-            && (!INERT_READERS.contains(&d.program.as_str())
+            && (!(INERT_READERS.contains(&d.program.as_str()) || encodes_only(d))
                 || d.program_dynamic
                 || writes_runnable_file(parsed, d)
                 || output_may_run(parsed, j, depth + 1))

@@ -150,6 +150,8 @@ fn decoder_label(c: &SimpleCommand) -> Option<&'static str> {
         {
             Some("tar -xO")
         }
+        // `perl -pe 's/(..)/chr hex $1/ge'`, `perl -ne 'print pack "H*", $_'`: hex decoded
+        "perl" if perl_hex_decodes(c) => Some("perl hex"),
         "printf" if raw(c).next().is_some_and(escapes::has_byte_escapes) => Some("printf"),
         "echo" if echo_flags(c).1 && raw(c).any(escapes::has_byte_escapes) => Some("echo -e"),
         // A translation (not `tr -d '\r'`): `tr 'A-Za-z' 'N-ZA-Mn-za-m'`, `tr a-z A-Z`.
@@ -390,6 +392,10 @@ pub(crate) fn transform(c: &SimpleCommand, input: &str) -> Option<String> {
             let hex: String = input.chars().filter(|ch| ch.is_ascii_hexdigit()).collect();
             String::from_utf8_lossy(&hex_decode(&hex)?).into_owned()
         }
+        Some("perl hex") => {
+            let hex: String = input.chars().filter(|ch| ch.is_ascii_hexdigit()).collect();
+            String::from_utf8_lossy(&hex_decode(&hex)?).into_owned()
+        }
         Some("rev") if !positional => input
             .lines()
             .map(|l| l.chars().rev().collect::<String>() + "\n")
@@ -397,6 +403,15 @@ pub(crate) fn transform(c: &SimpleCommand, input: &str) -> Option<String> {
         Some(_) => return None,
         None => match c.program.as_str() {
             "cat" | "tee" if c.program == "tee" || !positional => input.to_string(),
+            // `… | base64`: the encoding of its input (`printf 'rm …' | base64` in a
+            // substitution that a later `base64 -d | sh` undoes)
+            "base64" | "gbase64" if !positional => {
+                let mut e = base64::engine::general_purpose::STANDARD.encode(input.as_bytes());
+                e.push('\n');
+                e
+            }
+            // `sed 's/xx/rm/'`: substitutions of literal text
+            "sed" => sed_literal(c, input)?,
             "tac" if !positional => {
                 let mut lines: Vec<&str> = input.lines().collect();
                 lines.reverse();
@@ -406,6 +421,74 @@ pub(crate) fn transform(c: &SimpleCommand, input: &str) -> Option<String> {
         },
     };
     (out.len() <= MAX_PAYLOAD).then_some(out)
+}
+
+/// A Perl one-liner over its input that turns hex pairs into characters.
+fn perl_hex_decodes(c: &SimpleCommand) -> bool {
+    let mut words = raw(c);
+    let mut script = None;
+    while let Some(w) = words.next() {
+        if w.starts_with('-') && (w.ends_with('e') || w.ends_with('E')) {
+            script = words.next();
+            break;
+        }
+    }
+    script.is_some_and(|s| {
+        let s: String = s.chars().filter(|c| !c.is_whitespace()).collect();
+        s.contains("chrhex")
+            || s.contains("chr(hex")
+            || s.contains("pack\"H*\"")
+            || s.contains("pack(\"H*\"")
+            || s.contains("pack'H*'")
+    })
+}
+
+/// `sed 's/A/B/'` (and `-e` scripts of such substitutions, `g` allowed) where A and B are
+/// literal text: the input with them made. None for anything else (a regular expression, an
+/// address, another command, `-i`).
+fn sed_literal(c: &SimpleCommand, input: &str) -> Option<String> {
+    let mut scripts: Vec<&str> = Vec::new();
+    let mut words = raw(c);
+    while let Some(w) = words.next() {
+        match w {
+            "-e" | "--expression" => scripts.push(words.next()?),
+            _ if w.starts_with('-') => return None,
+            _ if scripts.is_empty() => scripts.push(w),
+            // a file operand: the input is not the pipe's
+            _ => return None,
+        }
+    }
+    if scripts.is_empty() {
+        return None;
+    }
+    let mut out: Vec<String> = input.lines().map(str::to_string).collect();
+    for script in scripts {
+        let rest = script.strip_prefix('s')?;
+        let delim = rest.chars().next()?;
+        if delim.is_alphanumeric() || delim == '\\' {
+            return None;
+        }
+        let parts: Vec<&str> = rest[delim.len_utf8()..].split(delim).collect();
+        let [from, to, flags] = parts.as_slice() else {
+            return None;
+        };
+        let meta = |t: &str| {
+            t.contains([
+                '.', '*', '[', ']', '^', '$', '\\', '+', '?', '(', ')', '{', '}', '|', '&',
+            ])
+        };
+        if from.is_empty() || meta(from) || meta(to) || !flags.chars().all(|f| f == 'g') {
+            return None;
+        }
+        for line in &mut out {
+            *line = if flags.is_empty() {
+                line.replacen(from, to, 1)
+            } else {
+                line.replace(from, to)
+            };
+        }
+    }
+    Some(out.iter().map(|l| format!("{l}\n")).collect())
 }
 
 fn hex_decode(h: &str) -> Option<Vec<u8>> {
@@ -419,6 +502,42 @@ fn hex_decode(h: &str) -> Option<Vec<u8>> {
             u8::from_str_radix(s, 16).ok()
         })
         .collect()
+}
+
+/// The template of what an awk command printing one line per input line prints (see
+/// [`crate::embedded::awk::line_template`]).
+fn awk_template(c: &SimpleCommand) -> Option<String> {
+    if !matches!(c.program.as_str(), "awk" | "gawk" | "mawk" | "nawk") {
+        return None;
+    }
+    let mut words = c.raw_argv.iter().skip(1);
+    while let Some(w) = words.next() {
+        match w.text.as_str() {
+            // the program is read from a file
+            "-f" | "--file" => return None,
+            "-F" | "-v" => {
+                words.next();
+            }
+            t if t.starts_with('-') => {}
+            _ if w.dynamic => return None,
+            _ => return crate::embedded::awk::line_template(&w.text),
+        }
+    }
+    None
+}
+
+/// The wrappers of a shell reading a pipe, with the shell itself and the pipe added.
+fn consumer_wrappers(c: Option<&SimpleCommand>) -> Vec<Wrapper> {
+    let mut w = c.map(|c| c.wrappers.clone()).unwrap_or_default();
+    w.push(Wrapper {
+        name: c.map(|c| c.program.clone()).unwrap_or_default(),
+        args: vec![],
+    });
+    w.push(Wrapper {
+        name: "awk template".into(),
+        args: vec![],
+    });
+    w
 }
 
 /// Programs whose output is their arguments or input as given.
@@ -565,6 +684,30 @@ impl Norm<'_> {
                     });
                 } else {
                     self.signal(Signal::ShellFromStdin { index: ci });
+                    // `ls /home | awk '{print "userdel -r "$1}' | sh`: one command per line,
+                    // its fields unknown
+                    if reader == Reader::Shell
+                        && let Some(text) = chain
+                            .last()
+                            .and_then(|r| self.commands.get(r.last))
+                            .and_then(awk_template)
+                    {
+                        let span = self.chain_span(&chain, ci, frame);
+                        let f = Frame {
+                            depth: frame.depth + 1,
+                            origin: Origin::ShellString,
+                            wrappers: consumer_wrappers(self.commands.get(ci)),
+                            privileged: self.commands.get(ci).is_some_and(|c| c.privileged),
+                            remote: self.commands.get(ci).and_then(|c| c.remote.clone()),
+                            span: Some(span),
+                        };
+                        let program = self
+                            .commands
+                            .get(ci)
+                            .map(|c| c.program.clone())
+                            .unwrap_or_default();
+                        let _ = self.shell_text(&program, &text, &f);
+                    }
                 }
                 continue;
             };

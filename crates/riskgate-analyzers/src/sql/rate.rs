@@ -391,6 +391,15 @@ pub(crate) fn rate(stmt: &Statement) -> Rating {
                 false,
                 true,
             ),
+            // `COPY (SELECT …) TO 's3://…'` (DuckDB, ClickHouse …): the rows leave the
+            // machine for storage elsewhere
+            CopyTarget::File { filename } if *to && remote_url(filename) => r(
+                "sql.copy-to-remote",
+                High,
+                format!("Exports rows to storage on another host ({filename})"),
+                false,
+                false,
+            ),
             CopyTarget::File { filename } if *to => r(
                 "sql.copy-to-file",
                 Medium,
@@ -461,6 +470,17 @@ pub(crate) fn rate(stmt: &Statement) -> Rating {
                 true,
             )
         }
+        // SQLite creates the file it attaches: `ATTACH '/var/www/html/shell.php'` writes a
+        // file wherever it names (a web root, a start-up file)
+        Statement::AttachDatabase {
+            database_file_name, ..
+        } if attached_outside_data(&database_file_name.to_string()) => r(
+            "sql.attach-file",
+            High,
+            format!("ATTACH creates or opens a database file at {database_file_name}"),
+            false,
+            false,
+        ),
         Statement::AttachDatabase { .. }
         | Statement::Pragma { .. }
         | Statement::Vacuum(_)
@@ -663,6 +683,48 @@ pub(crate) fn open_ended(e: &Expr) -> bool {
         }
         _ => false,
     }
+}
+
+/// A URL of storage on another host (`s3://`, `gs://`, `az://`, `http(s)://`).
+fn remote_url(name: &str) -> bool {
+    let n = name.trim_matches(['\'', '"']).to_ascii_lowercase();
+    [
+        "s3://", "s3a://", "gs://", "gcs://", "az://", "azure://", "abfss://", "r2://", "http://",
+        "https://", "hf://",
+    ]
+    .iter()
+    .any(|p| n.starts_with(p))
+}
+
+/// An attached database file that is not a database: a script, a page, a start-up or system
+/// file (`shell.php`, `~/.bashrc`, `/etc/cron.d/x`).
+fn attached_outside_data(name: &str) -> bool {
+    let n = name.trim_matches(['\'', '"']).to_ascii_lowercase();
+    let ext = n
+        .rsplit('/')
+        .next()
+        .unwrap_or(&n)
+        .rsplit_once('.')
+        .map(|(_, e)| e);
+    let code = matches!(
+        ext,
+        Some("php" | "phtml" | "jsp" | "asp" | "aspx" | "cgi" | "pl" | "py" | "sh" | "js" | "html")
+    );
+    let place = [
+        "/etc/",
+        "/var/www/",
+        "/srv/www/",
+        "/usr/",
+        "/boot/",
+        "~/.",
+        "/root/",
+    ]
+    .iter()
+    .any(|p| n.starts_with(p))
+        || n.contains("/.ssh/")
+        || n.contains("/public_html/")
+        || n.contains("/htdocs/");
+    code || place
 }
 
 pub(crate) fn always_true(e: &Expr) -> bool {

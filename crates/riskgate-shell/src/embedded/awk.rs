@@ -77,9 +77,22 @@ pub(crate) fn commands(args: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     // what `CMD | getline [VAR]` read: `$0` or VAR → CMD
     let mut read_from: HashMap<String, String> = HashMap::new();
+    // what `getline [VAR] < "FILE"` read: `$0` or VAR → FILE
+    let mut read_file: HashMap<String, String> = HashMap::new();
     let mut k = 0;
     while k < toks.len() && out.len() < 1_000 {
         match &toks[k] {
+            Tok::Word(w) if w == "getline" => {
+                let (target, at) = match toks.get(k + 1) {
+                    Some(Tok::Word(v)) if !KEYWORDS.contains(&v.as_str()) => (v.clone(), k + 2),
+                    _ => ("$0".to_string(), k + 1),
+                };
+                if toks.get(at) == Some(&Tok::Punct("<".into()))
+                    && let Some(Tok::Str(file)) = toks.get(at + 1)
+                {
+                    read_file.insert(target, file.clone());
+                }
+            }
             Tok::Word(w) if w == "system" && toks.get(k + 1) == Some(&Tok::Punct("(".into())) => {
                 // a command's output run as a command: `"curl …" | getline; system($0)`
                 let arg = match (toks.get(k + 2), toks.get(k + 3), toks.get(k + 4)) {
@@ -129,14 +142,37 @@ pub(crate) fn commands(args: &[&str]) -> Vec<String> {
                         .rev()
                         .find(|&j| toks[j] == Tok::End)
                         .map_or(0, |j| j + 1);
+                    // the statement may open with a loop or a test (`while (…) print x | "c"`):
+                    // the print is the last one before the pipe
+                    let start = (start..k)
+                        .rev()
+                        .find(
+                            |&j| matches!(&toks[j], Tok::Word(w) if w == "print" || w == "printf"),
+                        )
+                        .unwrap_or(start);
                     let printed = matches!(
                         toks.get(start),
                         Some(Tok::Word(w)) if w == "print" || w == "printf"
                     );
                     let shell = cmd.as_deref().is_some_and(is_shell);
+                    // what is printed into the command: a line read from a file
+                    let sent = match toks.get(start + 1) {
+                        Some(Tok::Word(v)) => read_file.get(v),
+                        Some(Tok::Punct(d)) if d == "$" => read_file.get("$0"),
+                        _ if printed => read_file.get("$0"),
+                        _ => None,
+                    };
                     if printed && shell {
                         let (text, _) = operand_run(&toks, start + 1, &vars);
                         out.extend(text);
+                    } else if let (true, Some(file), Some(c)) = (printed, sent, &cmd) {
+                        out.push(format!(
+                            "cat {} | {c}",
+                            crate::script::quote(&crate::Word {
+                                text: file.clone(),
+                                dynamic: false,
+                            })
+                        ));
                     } else {
                         out.extend(cmd);
                     }
@@ -224,6 +260,43 @@ pub(crate) fn begin_output(program: &str) -> Option<String> {
         }
     }
     printed.then_some(out)
+}
+
+/// What a program of one `print` per input line prints, as a template: `{print "userdel -r "
+/// $1}` gives `userdel -r $f1`, the field a variable the shell does not know. Literals and
+/// fields only (a leading `/regex/` selects lines and is skipped); anything else is None.
+pub(crate) fn line_template(program: &str) -> Option<String> {
+    let toks = lex(program);
+    let mut it = toks.iter().peekable();
+    while it.next_if(|t| **t == Tok::End).is_some() {}
+    if it.next() != Some(&Tok::Word("print".into())) {
+        return None;
+    }
+    let mut out = String::new();
+    let mut fields = 0;
+    while let Some(t) = it.next() {
+        match t {
+            Tok::Str(x) => out.push_str(x),
+            Tok::Punct(p) if p == "," => out.push(' '),
+            Tok::Punct(p) if p == "(" || p == ")" => {}
+            Tok::Punct(p) if p == "$" => match it.next() {
+                Some(Tok::Num(n)) if n.chars().all(|c| c.is_ascii_digit()) => {
+                    out.push_str(&format!("$f{n}"));
+                    fields += 1;
+                }
+                _ => return None,
+            },
+            Tok::End => {
+                // only the closing brace (and blank statements) may follow
+                if it.any(|t| *t != Tok::End) {
+                    return None;
+                }
+                break;
+            }
+            _ => return None,
+        }
+    }
+    (fields > 0 && out.len() <= MAX_TEXT).then(|| out + "\n")
 }
 
 fn set(vars: &mut HashMap<String, Option<String>>, k: &str, v: Option<String>) {
