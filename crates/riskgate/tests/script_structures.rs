@@ -106,3 +106,18 @@ fn code_running_a_value_of_its_table_may_run_any_entry() {
         ],
     );
 }
+
+#[test]
+fn code_looping_over_literal_names_deletes_those_names() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "node <<'JS'\nconst fs = require(\"fs\");\nfor (const d of [\"dist\", \".next\", \"coverage\"]) {\n  fs.rmSync(d, { recursive: true, force: true });\n}\nJS",
+            "python3 - <<'PY'\nimport shutil\nfor d in [\"build\", \"dist\"]:\n    shutil.rmtree(d, ignore_errors=True)\nPY",
+        ],
+    );
+    at_least_high(&[
+        "node <<'JS'\nconst fs = require(\"fs\");\nfor (const d of [\"dist\", \"src\"]) {\n  fs.rmSync(d, { recursive: true, force: true });\n}\nJS",
+        "python3 - <<'PY'\nimport shutil\nfor d in [\"/etc\", \"/\"]:\n    shutil.rmtree(d)\nPY",
+    ]);
+}

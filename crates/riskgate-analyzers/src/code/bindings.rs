@@ -42,6 +42,10 @@ pub(crate) fn statement(
             declaration(w, i + 1, end, scope);
             None
         }
+        (_, "for") => {
+            loop_over_literals(w, i, scope);
+            None
+        }
         _ => {
             if w.toks.get(i + 1).is_some_and(|t| t.is_punct("=")) {
                 declaration(w, i, end, scope);
@@ -49,6 +53,47 @@ pub(crate) fn statement(
                 w.assignment(i, eq, scope, a);
             }
             None
+        }
+    }
+}
+
+/// A loop over a literal list of strings (`for d in ["dist", "build"]:`, `for (const d of
+/// ["dist", ".next"])`): the loop variable holds one of them, the list as its value.
+fn loop_over_literals(w: &Walker<'_>, i: usize, scope: &mut Scope) {
+    let ident = |k: usize| w.toks.get(k).and_then(Token::ident);
+    let (name, open) = match w.lang {
+        Language::Python if ident(i + 2) == Some("in") => (ident(i + 1), i + 3),
+        Language::Js
+            if w.toks.get(i + 1).is_some_and(|t| t.is_punct("("))
+                && matches!(ident(i + 2), Some("const" | "let" | "var"))
+                && ident(i + 4) == Some("of") =>
+        {
+            (ident(i + 3), i + 5)
+        }
+        _ => return,
+    };
+    let Some(name) = name.map(String::from) else {
+        return;
+    };
+    if !w
+        .toks
+        .get(open)
+        .is_some_and(|t| t.is_punct("[") || t.is_punct("("))
+    {
+        return;
+    }
+    let close = w.skip_group(open);
+    match w.value(open, close + 1, scope) {
+        ArgValue::List(items)
+            if !items.is_empty()
+                && items.iter().all(|v| matches!(v, ArgValue::Str(_)))
+                && !scope.mutated.contains(&name) =>
+        {
+            scope.aliases.remove(&name);
+            scope.consts.insert(name, ArgValue::List(items));
+        }
+        _ => {
+            scope.consts.remove(&name);
         }
     }
 }

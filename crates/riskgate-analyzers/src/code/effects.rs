@@ -531,13 +531,21 @@ pub(crate) fn is_loopback_call(c: &Call) -> bool {
 /// A deletion whose target is regenerable output inside the project (build directories,
 /// caches, logs and outputs given as relative paths): cleanup, at most MEDIUM.
 pub(crate) fn is_regenerable_delete(c: &Call) -> bool {
-    let Some(p) = c
-        .arg(0)
-        .or_else(|| c.kwarg("path"))
-        .and_then(|x| x.value.as_str())
-    else {
-        return false;
-    };
+    match c.arg(0).or_else(|| c.kwarg("path")).map(|x| &x.value) {
+        Some(ArgValue::Str(p)) => regenerable_path(p),
+        // a loop's variable over a literal list (`for d of ["dist", ".next"]`): every entry
+        Some(ArgValue::List(items)) => {
+            !items.is_empty()
+                && items
+                    .iter()
+                    .all(|v| v.as_str().is_some_and(regenerable_path))
+        }
+        _ => false,
+    }
+}
+
+/// A relative path into build output, a cache or the code's own output files.
+fn regenerable_path(p: &str) -> bool {
     let p = p.trim().trim_start_matches("./");
     if p.is_empty()
         || p.starts_with('/')
