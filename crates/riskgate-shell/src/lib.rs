@@ -12,6 +12,7 @@
 //! [`Shell::Cmd`]; clearly PowerShell text given as bash is read both ways).
 
 mod aliases;
+mod arith;
 mod braces;
 mod canon;
 mod clictx;

@@ -241,6 +241,26 @@ fn is_filter(c: &SimpleCommand) -> bool {
     }
 }
 
+/// `tail -n +N` (N ≥ 2) or `head -n -N` (N ≥ 1): every line but the first or last few.
+fn keeps_some(c: &SimpleCommand) -> bool {
+    let words: Vec<&str> = c.raw_argv.iter().skip(1).map(|w| w.text.as_str()).collect();
+    let count = words.iter().enumerate().find_map(|(i, w)| match *w {
+        "-n" | "--lines" => words.get(i + 1).copied(),
+        w => w
+            .strip_prefix("--lines=")
+            .or_else(|| w.strip_prefix("-n").filter(|v| !v.is_empty())),
+    });
+    let Some(count) = count else {
+        return false;
+    };
+    let n = |v: &str| v.parse::<u64>().ok();
+    match c.program.as_str() {
+        "tail" => count.strip_prefix('+').and_then(n).is_some_and(|v| v >= 2),
+        "head" => count.strip_prefix('-').and_then(n).is_some_and(|v| v >= 1),
+        _ => false,
+    }
+}
+
 /// A sed that only rewrites each line (`sed 's#origin/##'`): one script of one `s` command and
 /// no `-n`, so every entry goes through (a `d`, a `/re/p` under `-n`, a `q` would select).
 fn substitutes_only(c: &SimpleCommand) -> bool {
@@ -330,10 +350,34 @@ pub(crate) fn listing_of(cmds: &[SimpleCommand], cwd: Option<&str>) -> Option<Li
         }
         _ => None,
     };
+    // `ls -1t /backups/db/*.sql.gz`: the files the glob matches
+    let glob = (c.program == "ls")
+        .then(|| {
+            c.raw_argv
+                .iter()
+                .skip(1)
+                .find(|w| !w.text.starts_with('-'))
+                .filter(|w| !w.dynamic && w.text.contains(['*', '?']))
+                .and_then(|w| crate::globs::join_cwd(cwd, &w.text))
+        })
+        .flatten();
+    // a retention filter over backups or logs (`tail -n +15`: all but the 14 newest) keeps
+    // the newest copies: a variable read from it is not every one of them. Other data
+    // (`ls -t pg_wal | tail -n +2`) is lost just the same.
+    let keeps = cmds.iter().skip(k + 1).any(keeps_some);
     let entries = path
         .as_deref()
         .map(|dir| entries_glob(c, dir))
-        .or_else(|| home_entries(cmds));
+        .or(glob)
+        .or_else(|| home_entries(cmds))
+        .filter(|e| {
+            !keeps
+                || !matches!(
+                    riskgate_model::effect::classify_path(e),
+                    riskgate_model::effect::TargetClass::Backups
+                        | riskgate_model::effect::TargetClass::Logs
+                )
+        });
     // what selects the entries: pgrep's pattern, the patterns of the greps after the listing
     let mut selection: Vec<&str> = Vec::new();
     if matches!(c.program.as_str(), "pgrep" | "pidof") {

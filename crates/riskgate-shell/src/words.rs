@@ -242,6 +242,16 @@ impl Norm<'_> {
                     segs.push(self.substitution(&body, src, quoted, frame, span, feed));
                 }
                 WordPiece::ArithmeticExpression(e) => {
+                    // integers and variables set to integers (`$((KEEP + 1))`): the value
+                    if let Some(v) = crate::arith::eval(&e.value, &self.env) {
+                        segs.push(Seg {
+                            text: v.to_string(),
+                            dynamic: false,
+                            split: !quoted,
+                            elems: false,
+                        });
+                        continue;
+                    }
                     // arithmetic may assign (`$((x++))`): no variable stays certain
                     self.script.certain.clear();
                     if e.value.contains("$(") || e.value.contains('`') {

@@ -121,3 +121,20 @@ fn code_looping_over_literal_names_deletes_those_names() {
         "python3 - <<'PY'\nimport shutil\nfor d in [\"/etc\", \"/\"]:\n    shutil.rmtree(d)\nPY",
     ]);
 }
+
+#[test]
+fn a_retention_loop_keeps_what_its_arithmetic_says() {
+    at_least_high(&[
+        // KEEP defaults to 0: `tail -n +1` passes every backup to the delete
+        "KEEP=\"${KEEP:-0}\"\ncd /backups/db\nls -1t *.sql.gz | tail -n +$((KEEP + 1)) | while read -r f; do rm -f -- \"$f\"; done",
+        "ls -1t /backups/db/*.sql.gz | while read -r f; do rm -f -- \"$f\"; done",
+        // all but the newest write-ahead log segment: the database's own data
+        "cd /var/lib/postgresql/16/main/pg_wal\nls -t | tail -n +2 | xargs rm -f",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "KEEP=\"${KEEP:-14}\"\ncd /backups/db\nls -1t *.sql.gz | tail -n +$((KEEP + 1)) | while read -r f; do rm -f -- \"$f\"; done",
+        ],
+    );
+}
