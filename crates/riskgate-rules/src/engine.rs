@@ -163,7 +163,7 @@ impl CommandEngine {
         out.extend(heuristics::parse_issue_finding(parsed));
         out.extend(heuristics::ip_finding(&views));
         out.extend(heuristics::obfuscation_finding(parsed));
-        out.extend(heuristics::empty_variable_finding(&views));
+        out.extend(heuristics::empty_variable_finding(&views, &parsed.source));
         if let Some(reason) = self.rules.degraded_reason() {
             out.push(Finding::new(
                 "rules.unavailable",

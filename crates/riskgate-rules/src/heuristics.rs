@@ -260,16 +260,29 @@ pub(crate) fn obfuscation_finding(parsed: &ParsedCommand) -> Option<Finding> {
 }
 
 /// `rm -rf "$DIR/"` or `"$DIR"/*`: deletes from `/` when the variable is empty or unset.
-pub(crate) fn empty_variable_finding(views: &[CommandView<'_>]) -> Option<Finding> {
+pub(crate) fn empty_variable_finding(views: &[CommandView<'_>], source: &str) -> Option<Finding> {
     for v in views {
-        if scoring::executable(&v.cmd.program).class != ExecClass::Destroy
-            || !v.has_flag("--recursive")
+        // `rsync --delete SRC "$DEST/"`: the destination is emptied to match the source
+        let mirror = v.cmd.program == "rsync" && v.has_flag("--delete");
+        if !(mirror
+            || scoring::executable(&v.cmd.program).class == ExecClass::Destroy
+                && v.has_flag("--recursive"))
             || scoring::is_dry_run(v)
         {
             continue;
         }
-        for w in &v.cmd.args {
-            if w.dynamic && var_then_root(&w.text) {
+        let targets: Vec<&riskgate_shell::Word> = if mirror {
+            v.cmd
+                .args
+                .iter()
+                .filter(|a| !a.text.starts_with('-'))
+                .skip(1)
+                .collect()
+        } else {
+            v.cmd.args.iter().collect()
+        };
+        for w in targets {
+            if w.dynamic && (var_then_root(&w.text) || unset_var_then_system(&w.text, source)) {
                 return Some(
                     Finding::new(
                         "heuristic.empty-variable-path",
@@ -289,6 +302,50 @@ pub(crate) fn empty_variable_finding(views: &[CommandView<'_>]) -> Option<Findin
         }
     }
     None
+}
+
+/// `${OUT_DIR}/bin`, `$PREFIX/etc`: a variable the script never sets (no `NAME=`, `read …
+/// NAME`, `for NAME`, `local NAME` in its text) before a path that, with the variable empty,
+/// is a system, boot or root path.
+fn unset_var_then_system(t: &str, source: &str) -> bool {
+    let Some(rest) = t.strip_prefix('$') else {
+        return false;
+    };
+    let (name, after) = match rest.strip_prefix('{') {
+        Some(r) => match r.split_once('}') {
+            Some((name, after)) if !name.contains([':', '?', '#', '%', '/', '-', '+', '=']) => {
+                (name, after)
+            }
+            _ => return false,
+        },
+        None => {
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            (&rest[..end], &rest[end..])
+        }
+    };
+    if name.is_empty() || !after.starts_with('/') || after.contains('$') || after.len() < 2 {
+        return false;
+    }
+    let set = [
+        format!("{name}="),
+        format!("read {name}"),
+        format!(" {name}\n"),
+        format!("for {name} "),
+        format!("local {name}"),
+        format!("-r {name}"),
+    ];
+    if set.iter().any(|p| source.contains(p.as_str())) || matches!(name, "HOME" | "PWD" | "TMPDIR")
+    {
+        return false;
+    }
+    matches!(
+        riskgate_model::effect::classify_path(after),
+        riskgate_model::effect::TargetClass::Root
+            | riskgate_model::effect::TargetClass::System
+            | riskgate_model::effect::TargetClass::Boot
+    )
 }
 
 /// `$X/`, `${X}/`, `$X/*`, `${X}/*`.
@@ -328,6 +385,20 @@ mod tests {
         assert!(var_then_root("${STEAMROOT}/*"));
         assert!(!var_then_root("${DIR:?}/"));
         assert!(!var_then_root("$DIR/build"));
+        assert!(unset_var_then_system(
+            "${OUT_DIR}/bin",
+            "rm -rf \"${OUT_DIR}/bin\""
+        ));
+        assert!(unset_var_then_system("$PREFIX/etc", "rm -rf $PREFIX/etc"));
+        assert!(!unset_var_then_system(
+            "${OUT_DIR}/bin",
+            "OUT_DIR=dist\nrm -rf \"${OUT_DIR}/bin\""
+        ));
+        assert!(!unset_var_then_system("$DIR/build", "rm -rf $DIR/build"));
+        assert!(!unset_var_then_system(
+            "${OUT_DIR:?}/bin",
+            "rm -rf ${OUT_DIR:?}/bin"
+        ));
         assert!(!var_then_root("$DIR"));
     }
 }

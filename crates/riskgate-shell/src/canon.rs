@@ -245,7 +245,33 @@ pub(crate) fn canonical_args(program: &str, args: &[Word]) -> Vec<Word> {
     let mut stopped = false;
 
     let mut args_v: Vec<Word>;
+    let find_v: Vec<Word>;
     let mut args = args;
+    // `find . -delete -name '*.pyc'`: find evaluates left to right, so a `-delete` before any
+    // test deletes every entry; the tests after it select nothing it deletes
+    if program == "find"
+        && let Some(d) = args.iter().position(|w| w.text == "-delete")
+        && !args[..d].iter().any(|w| {
+            w.text.starts_with('-')
+                && !matches!(
+                    w.text.as_str(),
+                    "-L" | "-H"
+                        | "-P"
+                        | "-maxdepth"
+                        | "-mindepth"
+                        | "-depth"
+                        | "-xdev"
+                        | "-mount"
+                        | "-follow"
+                        | "-noleaf"
+                        | "-ignore_readdir_race"
+                )
+        })
+        && args[d + 1..].iter().any(|w| w.text.starts_with('-'))
+    {
+        find_v = args[..=d].to_vec();
+        args = &find_v;
+    }
     // Old-style tar: `tar xzf a.tgz` → `tar -xzf a.tgz`.
     if program == "tar"
         && let Some(first) = args.first()

@@ -694,6 +694,30 @@ impl Norm<'_> {
                     let _ = self.run_text(&rest.join(" "), "git submodule foreach", "", base);
                 }
             }
+            // `git bisect run CMD ARGS…`: CMD runs at every step (its words, quoted again)
+            Some("bisect") if pos.get(1) == Some(&"run") => {
+                let rest: Vec<String> = cmd
+                    .raw_argv
+                    .iter()
+                    .skip_while(|w| w.text != "run")
+                    .skip(1)
+                    .map(quote)
+                    .collect();
+                let _ = self.run_text(&rest.join(" "), "git bisect run", "", base);
+            }
+            // `git rebase -x 'CMD'` / `--exec=CMD`: a shell command after every commit
+            Some("rebase") => {
+                let raw: Vec<&Word> = cmd.raw_argv.iter().collect();
+                for (k, w) in raw.iter().enumerate() {
+                    let text = match w.text.as_str() {
+                        "-x" | "--exec" => raw.get(k + 1).map(|v| v.text.as_str()),
+                        t => t.strip_prefix("--exec="),
+                    };
+                    if let Some(text) = text {
+                        let _ = self.run_text(text, "git rebase --exec", "", base);
+                    }
+                }
+            }
             Some(name) => {
                 let Some(value) = self.script.git_aliases.get(name).cloned() else {
                     return;

@@ -138,3 +138,32 @@ fn a_retention_loop_keeps_what_its_arithmetic_says() {
         ],
     );
 }
+
+#[test]
+fn unset_variables_runners_and_find_order_are_read_as_bash_runs_them() {
+    at_least_high(&[
+        // a typo'd name the script never sets: `/bin`, `/lib`, `/etc`
+        "OUTPUT_DIR=${1:-dist}\nrm -rf \"${OUT_DIR}/\"{bin,lib,share,etc}",
+        "SRC=./public\nDEST=$DEPLOY_PATH\nsudo rsync -a --delete \"$SRC/\" \"$DEST/\"",
+        // `-delete` before the test deletes every entry
+        "find . -delete -name '*.pyc'",
+        // commands git runs at every step
+        "git bisect run sh -c 'dropdb -h db.prod.internal app && ./run-tests.sh'",
+        "git rebase -x 'rm -rf ~' main",
+        // a project's task aimed at production
+        "NODE_ENV=production npm run db:drop -- --force",
+        "just --set DATABASE_URL postgres://admin@prod-db.internal/app db-reset",
+    ]);
+    at_most(
+        RiskLevel::Low,
+        &[
+            "OUT_DIR=${1:-dist}\nrm -rf \"${OUT_DIR}/\"{bin,lib,share,etc}",
+            "find . -name '*.pyc' -delete",
+            "git bisect run npm test",
+            "git rebase --exec 'cargo test' main",
+            "npm run db:reset",
+            "just db-reset",
+            "NODE_ENV=production npm run build",
+        ],
+    );
+}

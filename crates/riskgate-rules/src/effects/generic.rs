@@ -41,6 +41,34 @@ pub(super) fn framework_console(v: &CommandView<'_>) -> bool {
         })
 }
 
+/// A task runner's target (`npm run db:drop`, `just db-reset`, `make destroy`, `task
+/// deploy:prod`): the index in the positionals of the word that names the project's own task.
+/// The task is read like an unknown CLI's subcommand; what it acts on is whatever the
+/// project's configuration says, so only a production environment named on the command line
+/// makes its verb count (see `command_effects`).
+pub(super) fn task_target(v: &CommandView<'_>) -> Option<usize> {
+    let program = v.cmd.program.as_str();
+    let first = |from: usize| {
+        v.positionals
+            .iter()
+            .enumerate()
+            .skip(from)
+            .find(|(_, p)| !p.after_flag && !p.text.contains(['=', '/', '@']))
+            .map(|(i, _)| i)
+    };
+    match program {
+        "npm" | "pnpm" | "yarn" | "bun" | "turbo" | "mise" | "nx" | "lerna" => v
+            .positionals
+            .first()
+            .is_some_and(|p| matches!(p.text.as_ref(), "run" | "run-script"))
+            .then(|| first(1))
+            .flatten(),
+        "just" | "make" | "gmake" | "task" | "go-task" | "invoke" | "inv" | "nox" | "tox"
+        | "cake" | "grunt" | "gulp" | "mage" => first(0),
+        _ => None,
+    }
+}
+
 /// What a framework console clears that the application rebuilds (`cache:clear`,
 /// `view:clear`, `cache/flush-all`, `optimize:clear`).
 fn rebuilt_by_the_app(zone: &[(usize, &str)]) -> bool {
@@ -143,6 +171,7 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
             noun |= table::is_resource_noun(&part);
         }
     }
+    let task = task_target(v);
     let zone: Vec<(usize, &str)> = v
         .positionals
         .iter()
@@ -150,6 +179,7 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         .filter(|(_, p)| !p.after_flag)
         .map(|(i, p)| (i, p.text.as_ref()))
         .skip(usize::from(framework_console(v)))
+        .skip_while(|(i, _)| task.is_some_and(|t| *i < t))
         .take(4)
         .take_while(|(_, w)| is_subcommand_word(w))
         .collect();

@@ -59,6 +59,14 @@ pub(crate) fn command_effects(v: &CommandView<'_>) -> Vec<Found> {
             || super::generic::framework_console(v))
     {
         super::generic::generic_effects(v, &mut out);
+    } else if super::generic::task_target(v).is_some() {
+        // a project's task acts where its configuration points: its verb counts when the
+        // command line names production (`NODE_ENV=production npm run db:drop`)
+        let mut tasks = Vec::new();
+        super::generic::generic_effects(v, &mut tasks);
+        out.extend(tasks.into_iter().filter(|f| {
+            f.effect.target.environment == Some(riskgate_model::effect::Environment::Prod)
+        }));
     }
     for f in &mut out {
         f.effect.command = v.index;
