@@ -540,6 +540,11 @@ pub(crate) fn is_regenerable_delete(c: &Call) -> bool {
                     .iter()
                     .all(|v| v.as_str().is_some_and(regenerable_path))
         }
+        // a name joined onto a literal directory (`"tmp/" + f`, `f"build/{name}"`): inside it
+        Some(ArgValue::Dynamic(p)) => p
+            .split_once("{}")
+            .and_then(|(prefix, _)| prefix.rsplit_once('/'))
+            .is_some_and(|(dir, _)| !dir.is_empty() && regenerable_path(dir)),
         _ => false,
     }
 }
