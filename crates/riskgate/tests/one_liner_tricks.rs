@@ -149,3 +149,16 @@ fn loopback_requests_and_project_temp_files_stay_local() {
         "python3 -c 'import os; [os.remove(f\"/etc/{n}\") for n in os.listdir(\"/etc\")]'",
     ]);
 }
+
+#[test]
+fn commands_an_ssh_library_runs_are_rated_as_commands() {
+    at_least_high(&[
+        "python3 <<'EOF'\nimport paramiko\nc = paramiko.SSHClient()\nc.connect(\"prod-app-03.acme.internal\", username=\"root\")\nc.exec_command(\"rm -rf /srv/app/shared/uploads\")\nEOF",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "python3 <<'EOF'\nimport paramiko\nc = paramiko.SSHClient()\nc.connect(\"app-03.internal\")\nstdin, out, err = c.exec_command(\"uptime\")\nprint(out.read())\nEOF",
+        ],
+    );
+}

@@ -423,6 +423,26 @@ fn command_of(call: &Call) -> Option<EmbeddedCommand> {
         };
         return Some(mk(Some(argv), text, dynamic));
     }
+    // a command an SSH library runs on the host it connected to (`client.exec_command("rm
+    // -rf /srv/…")`, fabric's `c.run(…)`): the command over ssh
+    if super::matchers::is_remote_access(call)
+        && matches!(
+            call.method.as_str(),
+            "exec_command" | "execCommand" | "send_command" | "run" | "sudo"
+        )
+        && let Some(ArgValue::Str(cmd)) = call.arg(0).map(|a| &a.value)
+    {
+        let cmd = if call.method == "sudo" {
+            format!("sudo {cmd}")
+        } else {
+            cmd.clone()
+        };
+        return Some(mk(
+            None,
+            format!("ssh remote-host {}", shell_words::join_argv(&[cmd])),
+            false,
+        ));
+    }
     let m = call.name.as_str();
     if let Some(rest) = m
         .strip_prefix("os.exec")
