@@ -112,7 +112,7 @@ impl<'a> CommandView<'a> {
             }
             // a file a shell reads its script from (`ssh h 'bash -s' < step.sh`) is a script
             // run, whose commands are read on their own, not data sent
-            Some(StdinSource::File { .. }) if reads_script_from_stdin(cmd) => None,
+            Some(StdinSource::File { .. }) if riskgate_shell::runs_stdin_as_script(cmd) => None,
             // a file read as input (`xargs rm -rf < list`) feeds what `cat list |` would
             Some(StdinSource::File { path }) if path != "/dev/null" => Some("cat"),
             _ => None,
@@ -370,16 +370,6 @@ fn match_subcommand(words: &[Text], positionals: &[Positional<'_>]) -> Option<us
         }
     }
     Some(i)
-}
-
-/// A shell given no script file and no `-c` string: it runs what its standard input holds.
-fn reads_script_from_stdin(cmd: &SimpleCommand) -> bool {
-    riskgate_shell::is_shell(&cmd.program)
-        && (cmd.args.iter().any(|a| a.text == "-s")
-            || !cmd
-                .args
-                .iter()
-                .any(|a| a.text == "-c" || !a.text.starts_with('-')))
 }
 
 /// Whether a structured condition holds for a command.

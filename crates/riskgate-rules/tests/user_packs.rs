@@ -244,3 +244,41 @@ rules:
     );
     assert!(issues.iter().any(|i| i.rule_id == "u.two" && i.kind == riskgate_rules::LintKind::DuplicateCondition));
 }
+
+#[test]
+fn a_stdin_condition_matches_its_kinds_and_a_wrong_kind_is_named() {
+    let f = pack(
+        ".yaml",
+        r#"
+pack: acme
+rules:
+  - id: acme.root-shell-typed
+    level: HIGH
+    score: 70
+    description: A root shell reading the terminal.
+    match:
+      program: bash
+      privileged: true
+      stdin: [terminal]
+    examples:
+      match: [sudo bash]
+      not_match: ["sudo bash < steps.sh"]
+  - id: acme.bad-stdin
+    level: LOW
+    score: 30
+    description: Broken.
+    match:
+      program: bash
+      stdin: [keyboard]
+"#,
+    );
+    let (rules, errors) = RuleSet::with_user_packs(&[f.path()]);
+    let bad = errors
+        .iter()
+        .find(|e| matches!(e, RuleLoadError::InvalidRule { id, .. } if id == "acme.bad-stdin"))
+        .expect("a wrong stdin kind is reported");
+    assert!(bad.to_string().contains("keyboard"), "{bad}");
+    let rule = rules.get("acme.root-shell-typed").expect("rule loaded");
+    let failures = test_rule(rule);
+    assert!(failures.is_empty(), "{failures:?}");
+}

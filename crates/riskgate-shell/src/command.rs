@@ -472,32 +472,31 @@ impl Norm<'_> {
             return;
         };
         let mut words: Vec<String> = Vec::with_capacity(cmd.raw_argv.len());
-        for w in &cmd.raw_argv {
-            if !w.dynamic {
-                words.push(quote(w));
-                continue;
-            }
-            let Some(text) = without_unset_refs(&w.text, &self.env) else {
-                return;
+        for (k, w) in cmd.raw_argv.iter().enumerate() {
+            let text = if w.dynamic {
+                match without_unset_refs(&w.text, &self.env) {
+                    Some(t) => t,
+                    None => return,
+                }
+            } else {
+                w.text.clone()
             };
-            if !text.is_empty() {
+            // the program word itself must stay, and read as a name (`r${x}m` is `rm`; a word
+            // that was all variables leaves the next word, which bash would run, to guessing)
+            if k == 0
+                && (text.is_empty()
+                    || !text
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/')))
+            {
+                return;
+            }
+            if !text.is_empty() || !w.dynamic {
                 words.push(quote(&Word {
                     text,
                     dynamic: false,
                 }));
             }
-        }
-        // the program word itself must stay, and read as a name (`r${x}m` is `rm`; a word
-        // that was all variables leaves the next word, which bash would run, to guessing)
-        let named = cmd.raw_argv.first().is_some_and(|w| {
-            without_unset_refs(&w.text, &self.env).is_some_and(|p| {
-                !p.is_empty()
-                    && p.chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | '/'))
-            })
-        });
-        if !named {
-            return;
         }
         let text = words.join(" ");
         let f = Frame {

@@ -507,7 +507,7 @@ impl Norm<'_> {
             .find(|(k, _)| k == "IFS")
             .map(|(_, w)| (!w.dynamic).then(|| w.text.clone()))
             .unwrap_or_else(|| self.env.get("IFS").cloned().flatten())
-            .unwrap_or_else(|| " \t\n".to_string());
+            .unwrap_or_else(|| crate::words::DEFAULT_IFS.to_string());
         let mut array = None;
         let mut names = Vec::new();
         let mut it = raw.iter();

@@ -526,20 +526,6 @@ fn awk_template(c: &SimpleCommand) -> Option<String> {
     None
 }
 
-/// The wrappers of a shell reading a pipe, with the shell itself and the pipe added.
-fn consumer_wrappers(c: Option<&SimpleCommand>) -> Vec<Wrapper> {
-    let mut w = c.map(|c| c.wrappers.clone()).unwrap_or_default();
-    w.push(Wrapper {
-        name: c.map(|c| c.program.clone()).unwrap_or_default(),
-        args: vec![],
-    });
-    w.push(Wrapper {
-        name: "awk template".into(),
-        args: vec![],
-    });
-    w
-}
-
 /// Programs whose output is their arguments or input as given.
 const PRINTERS: [&str; 6] = ["echo", "printf", "cat", "print", "tee", "base64"];
 
@@ -691,21 +677,24 @@ impl Norm<'_> {
                             .last()
                             .and_then(|r| self.commands.get(r.last))
                             .and_then(awk_template)
+                        && let Some(consumer) = self.commands.get(ci).cloned()
                     {
-                        let span = self.chain_span(&chain, ci, frame);
+                        let mut wrappers = consumer.wrappers.clone();
+                        for name in [consumer.program.as_str(), "awk template"] {
+                            wrappers.push(Wrapper {
+                                name: name.to_string(),
+                                args: vec![],
+                            });
+                        }
                         let f = Frame {
                             depth: frame.depth + 1,
                             origin: Origin::ShellString,
-                            wrappers: consumer_wrappers(self.commands.get(ci)),
-                            privileged: self.commands.get(ci).is_some_and(|c| c.privileged),
-                            remote: self.commands.get(ci).and_then(|c| c.remote.clone()),
-                            span: Some(span),
+                            wrappers,
+                            privileged: consumer.privileged,
+                            remote: consumer.remote.clone(),
+                            span: Some(self.chain_span(&chain, ci, frame)),
                         };
-                        let program = self
-                            .commands
-                            .get(ci)
-                            .map(|c| c.program.clone())
-                            .unwrap_or_default();
+                        let program = consumer.program;
                         let _ = self.shell_text(&program, &text, &f);
                     }
                 }

@@ -28,6 +28,9 @@ struct Seg {
     elems: bool,
 }
 
+/// The field separators bash uses when the script sets no `IFS`.
+pub(crate) const DEFAULT_IFS: &str = " \t\n";
+
 pub(crate) fn parser_options() -> brush_parser::ParserOptions {
     brush_parser::ParserOptions::default()
 }
@@ -59,7 +62,7 @@ impl Norm<'_> {
         // Field splitting uses the script's IFS when it set one literally (`IFS=,; $c`).
         let ifs = match self.env.get("IFS") {
             Some(Some(v)) => v.clone(),
-            _ => " \t\n".to_string(),
+            _ => DEFAULT_IFS.to_string(),
         };
         assemble(segs, feed, out, &ifs);
     }
