@@ -60,11 +60,13 @@ pub fn is_shell(program: &str) -> bool {
     unwrap::is_shell(program)
 }
 
-/// Whether `c` is a shell that runs the script its standard input holds (`bash -s`, `sh`,
-/// `ssh host`): the normalizer's own test for here-documents and pipes fed to shells, for
-/// the rules that ask whether a file given as input is a script or data.
+/// Whether `c` is a shell that runs the script its standard input holds (`bash -s`, `sh`):
+/// the normalizer's own test for here-documents and pipes fed to shells, for the rules that
+/// ask whether a file given as input is a script or data. Other readers of commands (`at`,
+/// `parallel`) are not shells: a file they read is still what the rules see.
 pub fn runs_stdin_as_script(c: &SimpleCommand) -> bool {
-    interp::stdin_reader(&c.program, &c.raw_argv) == Some(interp::Reader::Shell)
+    unwrap::is_shell(&c.program)
+        && interp::stdin_reader(&c.program, &c.raw_argv) == Some(interp::Reader::Shell)
 }
 
 /// Whether `c` writes data received from elsewhere to its standard output: a downloader
