@@ -79,6 +79,11 @@ pub const HISTORY: &[&str] = &[".bash_history", ".zsh_history"];
 pub fn sensitive_kind(path: &str) -> Option<&'static str> {
     let p = path.trim_matches(['"', '\'']);
     let base = p.rsplit('/').next().unwrap_or(p);
+    // every secret file below has a dot or a directory in its name but the SSH keys' own
+    // names (`id_rsa`, `ssh_host_ed25519_key`): most words of a command are none of them
+    if !p.contains(['.', '/', '\\']) && !base.starts_with("id_") && !base.starts_with("ssh_host_") {
+        return None;
+    }
     if base.ends_with(".pub") {
         return None;
     }
@@ -87,6 +92,20 @@ pub fn sensitive_kind(path: &str) -> Option<&'static str> {
     }
     if SYSTEM_SECRETS.contains(&p) || p.starts_with("/etc/sudoers.d/") {
         return Some("system password or sudo data");
+    }
+    // the machine's own SSH host keys (`/etc/ssh/ssh_host_ed25519_key`)
+    if base.starts_with("ssh_host_") && base.ends_with("_key") {
+        return Some("an SSH private key");
+    }
+    // saved Wi-Fi and VPN connections hold their passwords in clear
+    if p.starts_with("/etc/NetworkManager/system-connections")
+        || p.starts_with("/etc/wpa_supplicant")
+    {
+        return Some("Wi-Fi and VPN passwords");
+    }
+    // Terraform state: every resource's attributes, secrets included, in clear
+    if base.ends_with(".tfstate") || base.ends_with(".tfstate.backup") {
+        return Some("Terraform state (every resource's secrets)");
     }
     if HOME_CREDENTIALS
         .iter()
@@ -214,6 +233,13 @@ mod tests {
         assert!(sensitive_kind("secret_test.json").is_none());
         assert!(sensitive_kind("secretary.json").is_none());
         assert!(sensitive_kind("secrets.rs").is_none());
+        assert!(sensitive_kind("/etc/ssh/ssh_host_ed25519_key").is_some());
+        assert!(sensitive_kind("/etc/ssh/ssh_host_ed25519_key.pub").is_none());
+        assert!(
+            sensitive_kind("/etc/NetworkManager/system-connections/home.nmconnection").is_some()
+        );
+        assert!(sensitive_kind("infra/terraform.tfstate").is_some());
+        assert!(sensitive_kind("main.tf").is_none());
     }
 
     #[test]

@@ -567,6 +567,43 @@ fn is_backup_dir(path: &str) -> bool {
     })
 }
 
+/// A file Python runs at every start: `sitecustomize.py`, `usercustomize.py`, or a `.pth`
+/// file in a site-packages directory (a line starting `import` in it runs) — not a model's
+/// weights saved as `model.pth` in a project.
+fn is_python_startup_hook(p: &str) -> bool {
+    let (dir, base) = p.rsplit_once('/').unwrap_or(("", p));
+    if matches!(base, "sitecustomize.py" | "usercustomize.py") {
+        return true;
+    }
+    let dir = dir.to_ascii_lowercase();
+    base.ends_with(".pth")
+        && (dir.contains("site-packages")
+            || dir.contains("dist-packages")
+            || dir.starts_with('$') && dir.contains("site"))
+}
+
+/// A variable named for a block device standing alone as the target (`"$DEV"`,
+/// `${DATA_PART}`, `$ROOTDEV`, `$DISK`): its value is only known at run time, and its name
+/// says it is a disk or a partition (not `$DEV_DIR`, a directory).
+fn names_a_device(p: &str) -> bool {
+    let Some(name) = p.strip_prefix('$') else {
+        return false;
+    };
+    let name = name
+        .strip_prefix('{')
+        .and_then(|n| n.strip_suffix('}'))
+        .unwrap_or(name);
+    if name.is_empty() || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
+        return false;
+    }
+    let upper = name.to_ascii_uppercase();
+    let last = upper.rsplit('_').next().unwrap_or("");
+    matches!(
+        last,
+        "DEV" | "DEVICE" | "DISK" | "PART" | "PARTITION" | "DRIVE" | "BLOCKDEV" | "BLKDEV"
+    ) || (last.ends_with("DEV") || last.ends_with("DISK")) && last.len() <= 10
+}
+
 /// The class of a path (lexical: no file system access).
 pub fn classify_path(path: &str) -> TargetClass {
     let p = path.trim_matches(['"', '\'']);
@@ -579,6 +616,12 @@ pub fn classify_path(path: &str) -> TargetClass {
     let trimmed = p.trim_end_matches(['*', '.']).trim_end_matches('/');
     if p.starts_with('/') && (trimmed.is_empty() || p == "/.*") {
         return TargetClass::Root;
+    }
+    if is_python_startup_hook(p) {
+        return TargetClass::Persistence;
+    }
+    if names_a_device(p) {
+        return TargetClass::Device;
     }
     if let Some(rest) = home_relative(p) {
         if is_everything(rest) {
@@ -619,7 +662,8 @@ pub fn classify_path(path: &str) -> TargetClass {
             return TargetClass::Temp;
         }
         if let Some(dev) = p.strip_prefix("/dev/") {
-            if DISK_PREFIXES.iter().any(|d| dev.starts_with(d)) {
+            // a device named at run time (`/dev/$DEV`) may be any disk
+            if DISK_PREFIXES.iter().any(|d| dev.starts_with(d)) || dev.starts_with('$') {
                 return TargetClass::Device;
             }
             if dev.starts_with("tcp/") || dev.starts_with("udp/") {

@@ -332,6 +332,11 @@ impl CommandEngine {
                 Hit::Command(i) => ownfiles::deletes_only_own_output(parsed, i),
                 Hit::Raw(_) | Hit::Script(..) => false,
             };
+            let own_resource = !own
+                && match hit {
+                    Hit::Command(i) => ownfiles::deletes_only_own_resources(parsed, i),
+                    Hit::Raw(_) | Hit::Script(..) => false,
+                };
             let dry = !prints_secrets
                 && match hit {
                     Hit::Command(i) => views.get(i).is_some_and(scoring::is_honoured_dry_run),
@@ -375,7 +380,7 @@ impl CommandEngine {
                     *p &= listed;
                 }
                 if let Some(o) = own_output.get_mut(i) {
-                    *o &= own;
+                    *o &= own || own_resource;
                 }
                 if let Some(t) = throwaway.get_mut(i) {
                     *t &= placeholder;
@@ -416,7 +421,8 @@ impl CommandEngine {
             topic_branch.push(topic);
             own_output.push(
                 own && rule.tags().iter().any(|t| t == "filesystem")
-                    && rule.tags().iter().any(|t| t == "destructive"),
+                    && rule.tags().iter().any(|t| t == "destructive")
+                    || own_resource && envscope::may_be_lowered(rule.tags()),
             );
             project_listed.push(
                 listed

@@ -72,6 +72,12 @@ const UNSCOPED: &[&str] = &[
 /// (at most 10 points), so the whole stays MEDIUM.
 pub(crate) const CAPPED_SCORE: u8 = 50;
 
+/// Whether a rule with `tags` is about data or resources at all: not one about the host, its
+/// credentials, code execution or security controls, which nothing about a target lowers.
+pub fn may_be_lowered(tags: &[impl AsRef<str>]) -> bool {
+    !tags.iter().any(|t| UNSCOPED.contains(&t.as_ref()))
+}
+
 /// Whether a rule with `tags` is lowered on a development resource.
 pub(crate) fn is_scoped(tags: &[impl AsRef<str>]) -> bool {
     tags.iter().any(|t| SCOPED.contains(&t.as_ref()))
@@ -97,6 +103,16 @@ fn local_file(w: &str) -> bool {
 
 /// The environment `cmd` is aimed at, from the words that name resources.
 pub fn command_environment(cmd: &SimpleCommand) -> Environment {
+    // an embedded database kept in a temporary directory (`sqlite3 /tmp/scratch.db …`) is a
+    // scratch copy: its file is the whole database
+    if matches!(
+        cmd.program.as_str(),
+        "sqlite3" | "sqlite" | "duckdb" | "litecli" | "sqlite-utils"
+    ) && cmd.positionals().next().is_some_and(|w| {
+        !w.dynamic && riskgate_model::effect::classify_path(&w.text) == TargetClass::Temp
+    }) {
+        return Environment::Dev;
+    }
     let names = cmd
         .args
         .iter()
@@ -386,7 +402,7 @@ pub(crate) fn cap_for_dry_run(f: &mut Finding) {
 pub(crate) fn cap_for_own_output(f: &mut Finding) {
     cap_at_low(
         f,
-        "only files this script wrote before: its own intermediate output",
+        "only what this script made before (files, or resources named for this run): its own intermediate output",
     );
 }
 

@@ -264,13 +264,22 @@ pub(crate) fn empty_variable_finding(views: &[CommandView<'_>], source: &str) ->
     for v in views {
         // `rsync --delete SRC "$DEST/"`: the destination is emptied to match the source
         let mirror = v.cmd.program == "rsync" && v.has_flag("--delete");
+        // `chmod -R 755 "$DIR/"`, `chown -R root: "${PREFIX}/"`: every file of `/` re-moded
+        let recursive = v.has_flag("--recursive") || v.has_flag("-R");
+        let permissions =
+            matches!(v.cmd.program.as_str(), "chmod" | "chown" | "chgrp") && recursive;
         if !(mirror
-            || scoring::executable(&v.cmd.program).class == ExecClass::Destroy
-                && v.has_flag("--recursive"))
+            || permissions
+            || scoring::executable(&v.cmd.program).class == ExecClass::Destroy && recursive)
             || scoring::is_dry_run(v)
         {
             continue;
         }
+        let what = if permissions {
+            "Recursive permission or ownership change"
+        } else {
+            "Recursive deletion"
+        };
         let targets: Vec<&riskgate_shell::Word> = if mirror {
             v.cmd
                 .args
@@ -289,7 +298,7 @@ pub(crate) fn empty_variable_finding(views: &[CommandView<'_>], source: &str) ->
                         RiskLevel::High,
                         70,
                         format!(
-                            "Recursive deletion of `{}`: if the variable is empty or unset this is `/`",
+                            "{what} of `{}`: if the variable is empty or unset this is `/`",
                             w.text
                         ),
                     )

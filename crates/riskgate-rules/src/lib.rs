@@ -58,7 +58,7 @@ mod spec;
 mod testing;
 
 pub use engine::CommandEngine;
-pub use envscope::{cap_at_medium, cap_for_development, command_environment};
+pub use envscope::{cap_at_medium, cap_for_development, command_environment, may_be_lowered};
 pub use hookscope::{cap_for_project_hook, installs_project_hook};
 pub use lint::{LintIssue, LintKind, Severity, lint};
 pub use loader::RuleLoadError;

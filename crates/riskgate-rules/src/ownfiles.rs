@@ -1,7 +1,8 @@
-//! Files a script made itself: a delete of only those (`pg_dump -f "$OUT" db; gpg -e "$OUT";
-//! rm -f "$OUT"`, the plain dump removed once encrypted) removes the script's own intermediate
-//! output, not files that were there before it ran. What the earlier step wrote over is rated
-//! at that step.
+//! Files and resources a script made itself: a delete of only those (`pg_dump -f "$OUT" db;
+//! gpg -e "$OUT"; rm -f "$OUT"`, the plain dump removed once encrypted; `kubectl create
+//! namespace "$NS"` … `kubectl delete namespace "$NS"` with a name unique to the run) removes
+//! the script's own intermediate output, not what was there before it ran. What the earlier
+//! step wrote over is rated at that step.
 
 use riskgate_shell::ParsedCommand;
 
@@ -79,9 +80,175 @@ pub(crate) fn deletes_only_own_output(parsed: &ParsedCommand, index: usize) -> b
     operands.iter().all(|t| made.contains(t))
 }
 
+/// Verbs of a delete among a program's subcommands (`kubectl delete`, `docker rm`, `git
+/// worktree remove`, `helm uninstall`, `aws s3 rb`).
+const DELETE_VERBS: &[&str] = &[
+    "delete",
+    "del",
+    "rm",
+    "rb",
+    "remove",
+    "destroy",
+    "uninstall",
+    "drop",
+    "rmi",
+];
+
+/// Verbs that make a resource (`kubectl create`, `docker run --name`, `git worktree add`,
+/// `aws s3 mb`, `helm install`).
+const CREATE_VERBS: &[&str] = &["create", "add", "new", "mb", "run", "install", "init"];
+
+/// Programs whose only job is to make or delete one kind of resource, paired.
+const CREATE_DELETE_PROGRAMS: &[(&str, &str)] = &[
+    ("createdb", "dropdb"),
+    ("createuser", "dropuser"),
+    ("useradd", "userdel"),
+    ("groupadd", "groupdel"),
+];
+
+/// A name no earlier run can have used: it holds the process id, a random number, the time
+/// to the second or a generated id (`preview-$(date +%s)`, `../wt-$$`, `scratch_$RANDOM`).
+fn unique_to_the_run(name: &str) -> bool {
+    [
+        "$$",
+        "${$}",
+        "$RANDOM",
+        "${RANDOM}",
+        "$SRANDOM",
+        "$BASHPID",
+        "$(uuidgen",
+        "$(mktemp",
+    ]
+    .iter()
+    .any(|m| name.contains(m))
+        || name.match_indices("$(date").any(|(i, _)| {
+            let format = name[i..].split(')').next().unwrap_or("");
+            format.contains("%s") || format.contains("%N") || format.contains("%S")
+        })
+}
+
+/// Whether a word is a glob: a `*` or `?` outside `${…}` (`${NAME:?}` is no pattern).
+fn is_glob(word: &str) -> bool {
+    let mut rest = word;
+    while let Some(i) = rest.find(['*', '?', '$']) {
+        if rest[i..].starts_with("${") {
+            match rest[i..].find('}') {
+                Some(end) => rest = &rest[i + end + 1..],
+                None => return true,
+            }
+        } else if rest[i..].starts_with('$') {
+            rest = &rest[i + 1..];
+        } else {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether command `index` deletes only resources an earlier command of the same script made
+/// under a name unique to this run (a namespace, a container, a worktree, a database, a
+/// bucket): every word naming what it deletes is a word of that creating command.
+pub(crate) fn deletes_only_own_resources(parsed: &ParsedCommand, index: usize) -> bool {
+    let Some(c) = parsed.commands.get(index) else {
+        return false;
+    };
+    if DELETERS.contains(&c.program.as_str()) {
+        return false;
+    }
+    let program = c.program.as_str();
+    let creator = CREATE_DELETE_PROGRAMS
+        .iter()
+        .find(|(_, d)| *d == program)
+        .map(|(m, _)| *m);
+    let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+    let verb = positionals.iter().position(|p| DELETE_VERBS.contains(p));
+    let names: Vec<&str> = match (creator, verb) {
+        (Some(_), _) => positionals.clone(),
+        (None, Some(k)) => positionals
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != k)
+            .map(|(_, p)| *p)
+            .collect(),
+        (None, None) => return false,
+    };
+    if names.is_empty()
+        || !names.iter().any(|n| unique_to_the_run(n))
+        || names.iter().any(|n| is_glob(n))
+    {
+        return false;
+    }
+    parsed.commands.iter().take(index).any(|m| {
+        let made = match creator {
+            Some(p) => m.program == p,
+            None => {
+                m.program == program
+                    && m.positionals()
+                        .any(|w| CREATE_VERBS.contains(&w.text.as_str()))
+            }
+        };
+        made && {
+            let words: Vec<&str> = m
+                .raw_argv
+                .iter()
+                .map(|w| w.text.as_str())
+                .flat_map(|t| [t, t.split_once('=').map_or(t, |(_, v)| v)])
+                .collect();
+            names.iter().all(|n| words.contains(n))
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn own_resource(script: &str) -> bool {
+        let parsed = riskgate_shell::parse(script);
+        let last = parsed.commands.len().saturating_sub(1);
+        (0..=last)
+            .rev()
+            .find(|&i| {
+                parsed.commands[i]
+                    .positionals()
+                    .any(|w| DELETE_VERBS.contains(&w.text.as_str()))
+                    || parsed.commands[i].program == "dropdb"
+            })
+            .is_some_and(|i| deletes_only_own_resources(&parsed, i))
+    }
+
+    #[test]
+    fn resources_made_earlier_under_a_name_unique_to_the_run() {
+        assert!(own_resource(
+            "NS=\"preview-$(date +%s)\"\nkubectl create namespace \"$NS\"\nkubectl delete namespace \"$NS\" --wait=false"
+        ));
+        assert!(own_resource(
+            "WT=../wt-$$\ngit worktree add \"$WT\" origin/main\ngit worktree remove --force \"$WT\""
+        ));
+        assert!(own_resource(
+            "S=scratch_$RANDOM; createdb \"$S\"; dropdb \"$S\""
+        ));
+        assert!(own_resource(
+            "NS=\"pr-${SLUG:?}-$(date +%s)\"; kubectl create ns \"$NS\"; kubectl delete ns \"$NS\""
+        ));
+        assert!(own_resource(
+            "N=it-$$; docker run -d --name \"$N\" redis; docker rm -f \"$N\""
+        ));
+        // a name an earlier run (or anyone) may have made: the create may have failed
+        assert!(!own_resource(
+            "kubectl create namespace prod || true; kubectl delete namespace prod"
+        ));
+        assert!(!own_resource("createdb app; dropdb app"));
+        // not made here, or another kind than was made
+        assert!(!own_resource("kubectl delete namespace \"ns-$$\""));
+        assert!(!own_resource(
+            "kubectl create namespace \"ns-$$\"; kubectl delete pvc data -n \"ns-$$\""
+        ));
+        // made after the delete
+        assert!(!own_resource(
+            "kubectl delete namespace \"ns-$$\"; kubectl create namespace \"ns-$$\""
+        ));
+    }
 
     fn own(script: &str) -> bool {
         let parsed = riskgate_shell::parse(script);

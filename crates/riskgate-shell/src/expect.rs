@@ -156,12 +156,24 @@ fn tcl_words(cmd: &str, vars: &HashMap<String, String>) -> Vec<TclWord> {
                                 break;
                             }
                         }
-                        // `$env(NAME)`, `$arr(key)`.
+                        // `$env(NAME)` is the environment variable, as the shell's `$NAME`
+                        // (`$env(HOME)` is the home directory); `$arr(key)` is unknown.
                         if chars.peek() == Some(&'(') {
+                            let mut key = String::new();
                             for c in chars.by_ref() {
                                 if c == ')' {
                                     break;
                                 }
+                                key.push(c);
+                            }
+                            let key = key.trim_start_matches('(');
+                            if name == "env"
+                                && !key.is_empty()
+                                && key.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                            {
+                                text.push('$');
+                                text.push_str(key);
+                                continue;
                             }
                             name.clear();
                         }
@@ -189,13 +201,28 @@ fn tcl_words(cmd: &str, vars: &HashMap<String, String>) -> Vec<TclWord> {
                         }
                         inner.push(c);
                     }
+                    if let Some(chan) = socket_channel(&inner).or_else(|| file_read(&inner, vars)) {
+                        text.push_str(&chan);
+                        continue;
+                    }
                     match inner
                         .trim()
                         .strip_prefix("exec ")
-                        .filter(|r| !r.contains(['[', ']', '$', '\'', '(', ')', '`', '\\']))
+                        .filter(|r| !r.contains(['[', ']', '\'', '(', ')', '`', '\\']))
                     {
+                        // plain words, variables read as `set` left them (one level: no
+                        // substitution nests here)
                         Some(cmd) if !cmd.trim().is_empty() => {
-                            text.push_str(&format!("$({})", cmd.trim()));
+                            let argv: Vec<String> = if cmd.contains('$') {
+                                tcl_words(cmd, vars).into_iter().map(|w| w.text).collect()
+                            } else {
+                                cmd.split_whitespace().map(String::from).collect()
+                            };
+                            if argv.iter().any(|w| w.contains(UNKNOWN)) {
+                                text.push_str(UNKNOWN);
+                            } else {
+                                text.push_str(&format!("$({})", shell_line(&argv)));
+                            }
                         }
                         _ => text.push_str(UNKNOWN),
                     }
@@ -212,6 +239,83 @@ fn tcl_words(cmd: &str, vars: &HashMap<String, String>) -> Vec<TclWord> {
 }
 
 /// Tcl words as one shell command line (a word with blanks quoted).
+/// `socket [-async] HOST PORT`: a connection, written as the shell's `$(nc HOST PORT)` so
+/// that what is read from it (`gets $s cmd`) is the remote's text and what is written to it
+/// (`puts $s …`) is sent there.
+fn socket_channel(inner: &str) -> Option<String> {
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    if words.first() != Some(&"socket") || words.contains(&"-server") {
+        return None;
+    }
+    let [host, port] = words.get(words.len().checked_sub(2)?..)? else {
+        return None;
+    };
+    let plain = |w: &str| {
+        !w.is_empty()
+            && !w.starts_with('-')
+            && w.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b".-_:".contains(&b))
+    };
+    (words.len() >= 3 && plain(host) && plain(port)).then(|| format!("$(nc {host} {port})"))
+}
+
+/// The top-level `[…]` command substitutions of a braced condition (`[catch {…} r]` of
+/// `{[catch {…} r]}`), at most a few: each is a command of its own.
+fn bracket_groups(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        match b {
+            b'[' => {
+                if depth == 0 {
+                    start = i + 1;
+                }
+                depth += 1;
+            }
+            b']' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 && out.len() < 8 {
+                    out.push(&text[start..i]);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// `open PATH` (for reading) or `read CHANNEL` of such a channel: the file's content, written
+/// as the shell's `$(cat PATH)` (`puts $s [read [open ~/.netrc]]` sends the file).
+fn file_read(inner: &str, vars: &HashMap<String, String>) -> Option<String> {
+    let inner = inner.trim();
+    if let Some(rest) = inner.strip_prefix("open ") {
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let reading = match words.get(1) {
+            None => true,
+            Some(m) => matches!(*m, "r" | "\"r\"" | "RDONLY" | "{RDONLY}"),
+        };
+        let path = words.first()?.trim_matches('"');
+        let plain = !path.is_empty()
+            && !path.contains(['[', ']', '$', '\'', '(', ')', '`', '\\', ';', '|', '&'])
+            && !path.starts_with('|');
+        return (reading && plain && words.len() <= 2).then(|| format!("$(cat {path})"));
+    }
+    let chan = inner.strip_prefix("read ")?.trim();
+    let chan = chan.strip_prefix("-nonewline ").unwrap_or(chan).trim();
+    let value = if let Some(nested) = chan.strip_prefix('[').and_then(|c| c.strip_suffix(']')) {
+        file_read(nested, &HashMap::new())?
+    } else {
+        vars.get(chan.strip_prefix('$')?)?.clone()
+    };
+    value.starts_with("$(cat ").then_some(value)
+}
+
+/// The host and port of a channel [`socket_channel`] wrote.
+fn channel_peer(chan: &str) -> Option<&str> {
+    chan.strip_prefix("$(nc ")?.strip_suffix(')')
+}
+
 fn shell_line(argv: &[String]) -> String {
     argv.iter()
         .map(|w| {
@@ -456,6 +560,24 @@ impl Session {
                     }
                 }
             }
+            // `gets $sock cmd`: the variable holds what the remote sent
+            "gets" | "read" if words.len() == 3 && channel_peer(&words[1].text).is_some() => {
+                if self.vars.len() < MAX_VARS || self.vars.contains_key(&words[2].text) {
+                    self.vars
+                        .insert(words[2].text.clone(), words[1].text.clone());
+                }
+            }
+            // `puts $sock [exec cat ~/.ssh/id_rsa]`: the text is sent to the remote
+            "puts" if words.len() >= 3 => {
+                let n = words.len();
+                if let Some(peer) = channel_peer(&words[n - 2].text) {
+                    let data = shell_line(std::slice::from_ref(&words[n - 1].text));
+                    self.runs
+                        .push((format!("printf %s {data} | nc {peer}"), Target::Input));
+                } else {
+                    self.substituted(&words[1..]);
+                }
+            }
             "set" => {
                 if let (Some(n), Some(v)) = (words.get(1), words.get(2))
                     && (self.vars.len() < MAX_VARS || self.vars.contains_key(&n.text))
@@ -490,8 +612,12 @@ impl Session {
             _ => {
                 // `puts [exec cat /etc/shadow]`: the substitution runs
                 self.substituted(&words[1..]);
-                // `if {…} {body} else {body}`, `while`, `for`, `foreach`, `proc`, `catch`.
+                // `if {…} {body} else {body}`, `while`, `for`, `foreach`, `proc`, `catch`;
+                // a condition's substitutions run too (`if {[catch {exec …}]} {}`)
                 for w in words.iter().skip(1).filter(|w| w.braced) {
+                    for inner in bracket_groups(&w.text) {
+                        self.script(inner, depth + 1, secret);
+                    }
                     self.script(&w.text, depth + 1, secret);
                 }
             }

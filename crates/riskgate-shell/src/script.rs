@@ -289,7 +289,15 @@ impl Norm<'_> {
         let literal = text
             .split(['$', '`'])
             .next()
-            .is_some_and(|head| head.chars().any(|c| c.is_ascii_alphanumeric()));
+            .is_some_and(|head| head.chars().any(|c| c.is_ascii_alphanumeric()))
+            // a path under another variable (`"${PREFIX}/"`, `$ROOT/etc`): `/` when it is empty
+            || text.strip_prefix('$').is_some_and(|rest| {
+                let rest = rest.trim_start_matches('{');
+                let name_end = rest
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(rest.len());
+                name_end > 0 && rest[name_end..].trim_start_matches('}').starts_with('/')
+            });
         if literal && text.len() <= 1024 && (shapes.len() < MAX_DEFS || shapes.contains_key(name)) {
             shapes.insert(name.to_string(), text.to_string());
         }

@@ -17,8 +17,11 @@ pub(crate) fn statement(
     scope: &mut Scope,
     a: &mut Analysis,
 ) -> Option<usize> {
-    let first = w.toks.get(i)?.ident()?;
     let end = stmt_end(w, i);
+    if w.lang == Language::Python {
+        comprehension_loops(w, i, end, scope);
+    }
+    let first = w.toks.get(i)?.ident()?;
     match (w.lang, first) {
         (Language::Python, "import") => {
             py_import(w, i + 1, end, scope, a);
@@ -94,6 +97,17 @@ fn loop_over_literals(w: &Walker<'_>, i: usize, scope: &mut Scope) {
         }
         _ => {
             scope.consts.remove(&name);
+        }
+    }
+}
+
+/// The loops of the comprehensions and generator expressions inside a statement
+/// (`[shutil.rmtree(p) for p in ("build", "dist")]`): each binds its variable as a `for`
+/// statement over the same list does, before the call that uses it is read.
+fn comprehension_loops(w: &Walker<'_>, i: usize, end: usize, scope: &mut Scope) {
+    for k in i + 1..end {
+        if w.toks.get(k).and_then(Token::ident) == Some("for") {
+            loop_over_literals(w, k, scope);
         }
     }
 }

@@ -10,6 +10,7 @@ mod assessor;
 mod bindings;
 mod calls;
 mod commands;
+mod dbenv;
 mod default_rules;
 mod effects;
 mod embedded;

@@ -119,27 +119,68 @@ pub(super) fn secret_file_send(a: &Analysis) -> Vec<Hit> {
 /// The whole environment, or a variable named for a secret, carried in a request to another
 /// host (`fetch(url + Buffer.from(JSON.stringify(process.env)).toString("base64"))`,
 /// `requests.post(u, json=dict(os.environ))`, `urlopen(u + os.environ["GITHUB_TOKEN"])`).
+///
+/// A token sent to the service it is named for is its use, not a leak:
+/// `requests.get("https://api.github.com/…", headers={"Authorization": f"Bearer
+/// {os.environ['GITHUB_TOKEN']}"})` authenticates to GitHub.
 pub(super) fn environment_send(a: &Analysis) -> Vec<Hit> {
     m::calls(a, |c| {
         (m::is_network_write(c) || m::is_network_read(c))
             && !is_loopback_call(c)
-            && carries_environment(&args_text(c))
+            && carries_environment(&args_text(c), request_host(c).as_deref())
     })
 }
 
-/// Whether call arguments' text carries the environment (see [`environment_send`]).
-fn carries_environment(t: &str) -> bool {
+/// The host a request goes to, when its URL is written in the code.
+fn request_host(c: &Call) -> Option<String> {
+    let url = c.param(0, "url")?.value.text()?;
+    let rest = url.split_once("://")?.1;
+    let host = rest.split(['/', '?', '#', ':', '{']).next()?;
+    (!host.is_empty()).then(|| host.to_ascii_lowercase())
+}
+
+/// Whether the secret variable `key` is named for the service at `host` (`GITHUB_TOKEN` and
+/// `api.github.com`, `NPM_TOKEN` and `registry.npmjs.org`, `GH_TOKEN` and `github.com`).
+fn secret_for_host(key: &str, host: &str) -> bool {
+    let Some(first) = key.split('_').find(|w| !w.is_empty()) else {
+        return false;
+    };
+    let service = match first.to_ascii_lowercase().as_str() {
+        "gh" => "github".to_string(),
+        "hf" => "huggingface".to_string(),
+        "cf" => "cloudflare".to_string(),
+        other => other.to_string(),
+    };
+    // the registrable domain's name, before its top-level domain: `github` of
+    // `api.github.com`, never a subdomain an attacker chooses (`github.evil.example`)
+    let mut labels = host.rsplit('.');
+    let (Some(_tld), Some(name)) = (labels.next(), labels.next()) else {
+        return false;
+    };
+    service.len() >= 3
+        && name
+            .strip_prefix(service.as_str())
+            .is_some_and(|rest| matches!(rest, "" | "js" | "usercontent" | "apis" | "app" | "hq"))
+}
+
+/// Whether call arguments' text carries the environment (see [`environment_send`]) to
+/// `host` (a secret named for that host's service does not count).
+fn carries_environment(t: &str, host: Option<&str>) -> bool {
+    let foreign = |key: &str| {
+        riskgate_model::secrets::is_secret_name(key)
+            && !host.is_some_and(|h| secret_for_host(key, h))
+    };
     ["process.env", "os.environ", "ENV", "%ENV"]
         .iter()
-        .any(|name| whole_or_secret(t, name))
+        .any(|name| whole_or_secret(t, name, &foreign))
         || ["os.getenv(", "getenv(", "Sys.getenv(", "System.getenv("]
             .iter()
-            .any(|f| secret_argument(t, f))
+            .any(|f| secret_argument(t, f, &foreign))
 }
 
 /// An occurrence of `name` used whole (not `.NAME`, `[…]`, `.get(…)` after it), or with a
 /// member named for a secret (`process.env.AWS_SECRET_ACCESS_KEY`, `os.environ["TOKEN"]`).
-fn whole_or_secret(t: &str, name: &str) -> bool {
+fn whole_or_secret(t: &str, name: &str, secret: &dyn Fn(&str) -> bool) -> bool {
     let mut rest = t;
     while let Some(i) = rest.find(name) {
         let before = rest[..i].chars().last();
@@ -167,7 +208,7 @@ fn whole_or_secret(t: &str, name: &str) -> bool {
                     .chars()
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
                     .collect();
-                if riskgate_model::secrets::is_secret_name(&key) {
+                if secret(&key) {
                     return true;
                 }
             }
@@ -179,20 +220,43 @@ fn whole_or_secret(t: &str, name: &str) -> bool {
 }
 
 /// A call of `f` whose first argument names a secret (`os.getenv("AWS_SECRET_ACCESS_KEY")`).
-fn secret_argument(t: &str, f: &str) -> bool {
+fn secret_argument(t: &str, f: &str, secret: &dyn Fn(&str) -> bool) -> bool {
     t.match_indices(f).any(|(i, _)| {
         let arg = t[i + f.len()..].trim_start_matches(['"', '\'', ' ']);
         let key: String = arg
             .chars()
             .take_while(|c| c.is_alphanumeric() || *c == '_')
             .collect();
-        riskgate_model::secrets::is_secret_name(&key)
+        secret(&key)
     })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::carries_environment;
+    use super::secret_for_host;
+
+    fn carries_environment(t: &str) -> bool {
+        super::carries_environment(t, Some("x.example.io"))
+    }
+
+    #[test]
+    fn a_token_sent_to_its_own_service_is_its_use() {
+        let t = "\"https://api.github.com/repos/a/b/pulls\", headers={\"Authorization\": f\"Bearer {os.environ['GITHUB_TOKEN']}\"}";
+        assert!(!super::carries_environment(t, Some("api.github.com")));
+        assert!(super::carries_environment(t, Some("collect.example.io")));
+        assert!(super::carries_environment(t, None));
+        assert!(secret_for_host("GH_TOKEN", "uploads.github.com"));
+        assert!(secret_for_host("NPM_TOKEN", "registry.npmjs.org"));
+        assert!(!secret_for_host("NPM_TOKEN", "npm-stats.example.io.evil"));
+        assert!(!secret_for_host("AWS_SECRET_ACCESS_KEY", "api.github.com"));
+        assert!(!secret_for_host("GITHUB_TOKEN", "github.evil.example"));
+        assert!(!secret_for_host("GITHUB_TOKEN", "githubevil.com"));
+        // the whole environment is never a token's use
+        assert!(super::carries_environment(
+            "\"https://api.github.com/gists\", json=dict(os.environ)",
+            Some("api.github.com")
+        ));
+    }
 
     #[test]
     fn the_environment_in_a_request() {

@@ -183,6 +183,19 @@ impl Rating {
         let mut level = self.level;
         let mut description = self.description;
         let mut tags = vec![self.rule.split('.').next().unwrap_or("sql").to_string()];
+        // what a statement does outside the store's data (a file written on the server, a
+        // program run, data sent elsewhere) is not lowered by a development database's name
+        let outside = match self.rule {
+            "sql.attach-file" | "sql.write-file" | "sql.copy-to-file" => Some("tampering"),
+            "sql.copy-program"
+            | "sql.os-command"
+            | "sql.client-shell"
+            | "sql.create-code"
+            | "sql.dangerous-function" => Some("remote-code"),
+            "sql.copy-to-remote" | "sql.client-file" => Some("data-exposure"),
+            _ => None,
+        };
+        tags.extend(outside.map(String::from));
         if opts.environment.is_production() && self.data_write && level < RiskLevel::Critical {
             level = level.raised(1);
             description = format!("{description} (production data)");

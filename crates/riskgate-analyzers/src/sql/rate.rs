@@ -722,6 +722,9 @@ fn attached_outside_data(name: &str) -> bool {
     .iter()
     .any(|p| n.starts_with(p))
         || n.contains("/.ssh/")
+        // a dotfile of a user's home (`/home/u/.bashrc`, `/Users/u/.zshrc`)
+        || (n.starts_with("/home/") || n.starts_with("/users/"))
+            && n.split('/').nth(3).is_some_and(|f| f.starts_with('.'))
         || n.contains("/public_html/")
         || n.contains("/htdocs/");
     code || place

@@ -101,6 +101,29 @@ fn is_subcommand_word(w: &str) -> bool {
 }
 
 /// Strength of a kind when a command states several (the strongest wins).
+/// A subcommand that only reads, shows or checks (`list`, `view`, `plan`, `logs`).
+fn is_look_verb(w: &str) -> bool {
+    matches!(
+        w,
+        "list"
+            | "ls"
+            | "get"
+            | "show"
+            | "describe"
+            | "view"
+            | "status"
+            | "info"
+            | "inspect"
+            | "diff"
+            | "plan"
+            | "preview"
+            | "validate"
+            | "check"
+            | "logs"
+            | "open"
+    )
+}
+
 pub(super) fn strength(k: EffectKind) -> u8 {
     match k {
         EffectKind::Delete => 6,
@@ -235,8 +258,9 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
         noun = true;
     }
     // an action file named for what it does (`curator delete_all.yml`, `runner
-    // purge-stale.json`): the first word of its name is the verb
-    if best.is_none() {
+    // purge-stale.json`): the first word of its name is the verb, unless the command's own
+    // verb only looks (`gh workflow view deploy-prod.yml`)
+    if best.is_none() && !zone.iter().any(|(_, w)| is_look_verb(w)) {
         for (i, p) in v.positionals.iter().enumerate().take(4) {
             let name = p.text.rsplit('/').next().unwrap_or(&p.text);
             let Some((stem, ext)) = name.rsplit_once('.') else {
@@ -257,31 +281,9 @@ pub(super) fn generic_effects(v: &CommandView<'_>, out: &mut Vec<Found>) {
     // a later word that only creates, reads or checks is the command's verb: the earlier one
     // named a kind of object (`pscale deploy-request create`, `… delete-protection show`)
     if let Some((_, b)) = best
-        && zone.iter().any(|(i, w)| {
-            *i > b
-                && matches!(
-                    *w,
-                    "create"
-                        | "new"
-                        | "add"
-                        | "list"
-                        | "ls"
-                        | "get"
-                        | "show"
-                        | "describe"
-                        | "view"
-                        | "status"
-                        | "info"
-                        | "inspect"
-                        | "diff"
-                        | "plan"
-                        | "preview"
-                        | "validate"
-                        | "check"
-                        | "logs"
-                        | "open"
-                )
-        })
+        && zone
+            .iter()
+            .any(|(i, w)| *i > b && (matches!(*w, "create" | "new" | "add") || is_look_verb(w)))
     {
         best = None;
     }

@@ -4,7 +4,7 @@
 //! GraphQL mutation named for a delete, money moved), the host and the words say where.
 
 use riskgate_model::effect::{
-    Effect, EffectKind, Environment, Scope, Target, classify_env, classify_host,
+    Effect, EffectKind, Environment, Scope, Target, TargetClass, classify_env, classify_host,
 };
 
 use super::generic::{env_words, parts, strength};
@@ -161,6 +161,17 @@ fn graphql_mutation_deletes(v: &CommandView<'_>, path: &str) -> bool {
                     .iter()
                     .any(|p| table::verb(p) == Some(EffectKind::Delete))
             })
+    })
+}
+
+/// A path naming a deploy, release or rollout (`job/deploy-production/build`, `deploys`).
+fn publishes(path: &str) -> bool {
+    path.split('/').flat_map(parts).any(|w| {
+        table::verb(&w) == Some(EffectKind::Publish)
+            || matches!(
+                w.as_str(),
+                "deploys" | "releases" | "deployments" | "rollouts"
+            )
     })
 }
 
@@ -440,6 +451,9 @@ pub(super) fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         // `POST …/lifecycle/deactivate`, `…/environments/production/off`, `POST
         // /api/v1/downtime`: switching a service, an account or its monitoring off
         "POST" if switches_off(path) => EffectKind::Modify,
+        // `POST /job/deploy-production/build`, `POST /v1/apps/x/deploys`: a deploy or release
+        // started through the service's API
+        "POST" if publishes(path) => EffectKind::Publish,
         "PUT" | "PATCH" => EffectKind::Modify,
         "POST" => EffectKind::Send,
         _ => EffectKind::Read,
@@ -455,7 +469,11 @@ pub(super) fn http_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
         let l = a.text.to_ascii_lowercase();
         l.contains("everything") || l.contains("\"all\"") || l.contains("all=true")
     });
-    let environment = classify_env(std::iter::once(url.as_str()).chain(env_words(v)));
+    let mut environment = classify_env(std::iter::once(url.as_str()).chain(env_words(v)));
+    // money moved through a public payment API that names no sandbox or test key is live
+    if weight > 0 && environment == Environment::Unknown && class == TargetClass::PublicHost {
+        environment = Environment::Prod;
+    }
     let t = Target {
         class,
         text: url.clone(),

@@ -5,6 +5,9 @@
 
 use riskgate_model::effect::{Effect, EffectKind, Scope, Target, TargetClass, classify_path};
 
+use super::processes::{
+    DAEMONS, SECURITY_UNITS, SIGKILL_DAEMON, fuser_kills, matches_almost_anything, process_named_by,
+};
 use super::table::{self, TargetArgs};
 use crate::matcher::CommandView;
 use crate::scoring;
@@ -294,152 +297,55 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
     }
 }
 
-/// Daemons whose processes keep the system or its data running.
-pub(crate) const DAEMONS: &[&str] = &[
-    "systemd",
-    "init",
-    "sshd",
-    "ssh",
-    "postgres",
-    "postgresql",
-    "mysqld",
-    "mysql",
-    "mariadb",
-    "mongod",
-    "redis-server",
-    "dockerd",
-    "containerd",
-    "kubelet",
-    "etcd",
-    "nginx",
-    "httpd",
-    "apache2",
-    "journald",
-    "systemd-journald",
-    "auditd",
-    "rsyslogd",
-    "cron",
-    "crond",
-    "dbus",
-    "networkmanager",
-    "elasticsearch",
-    "kafka",
-    "zookeeper",
-    "rabbitmq-server",
-    "java",
-];
-
-/// What SIGKILL adds to stopping a system daemon (no chance to flush: a database may need
-/// recovery): `kill -9` of one is HIGH, a `systemctl stop` stays MEDIUM.
-pub(crate) const SIGKILL_DAEMON: u32 = 25;
-
-/// Well-known ports and the daemons that listen on them.
-const PORTS: &[(&str, &str)] = &[
-    ("22", "sshd"),
-    ("25", "smtp"),
-    ("53", "named"),
-    ("3306", "mysqld"),
-    ("5432", "postgres"),
-    ("6379", "redis-server"),
-    ("9200", "elasticsearch"),
-    ("2379", "etcd"),
-    ("27017", "mongod"),
-    ("5672", "rabbitmq-server"),
-    ("9092", "kafka"),
-    ("2181", "zookeeper"),
-    ("10250", "kubelet"),
-];
-
-/// The daemon a process-id substitution names: `$(pidof NAME)`, `$(pgrep [-f|-x] PAT)`,
-/// `$(cat /run/NAME.pid)`, `$(lsof -t -i :PORT)`, `$(fuser PORT/tcp)` (the first daemon it
-/// names, lowercased; `None` when it names none).
-/// The daemon a listing of processes names (`lsof -t -i :22` → `ssh`), when it names one.
-pub(crate) fn daemon_of_listing(listing: &str) -> Option<String> {
-    process_named_by(&format!("$({listing})"))
-}
-
-fn process_named_by(word: &str) -> Option<String> {
-    let inner = word
-        .strip_prefix("$(")
-        .and_then(|w| w.strip_suffix(')'))
-        .or_else(|| word.strip_prefix('`').and_then(|w| w.strip_suffix('`')))?;
-    if inner.len() > 256 {
-        return None;
-    }
-    let words: Vec<&str> = inner
-        .split_whitespace()
-        .map(|w| w.trim_matches(['"', '\'']))
-        .collect();
-    let program = words.first()?.rsplit('/').next()?;
-    let args = words.get(1..).unwrap_or(&[]);
-    let known = |n: &str| {
-        let n = n.to_ascii_lowercase();
-        (DAEMONS.contains(&n.as_str()) || SECURITY_UNITS.contains(&n.as_str())).then_some(n)
+/// A copy onto another machine's system files (`scp hosts root@web1:/etc/hosts`, `rsync -a
+/// sshd_config root@$h:/etc/ssh/`): the destination's path says what is overwritten there,
+/// with the remote user's rights (root's when it logs in as root).
+fn remote_copy_target(v: &CommandView<'_>, out: &mut Vec<Found>) {
+    let Some(dest) = v.positionals.iter().rfind(|p| !p.after_flag) else {
+        return;
     };
-    match program {
-        "pidof" | "pgrep" => args
-            .iter()
-            .filter(|a| !a.starts_with('-'))
-            .flat_map(|a| a.split('|'))
-            .map(|a| a.trim_matches(|c: char| !c.is_ascii_alphanumeric() && c != '-'))
-            .find_map(known),
-        "cat" | "head" | "<" => args.iter().find_map(|a| {
-            let base = a.rsplit('/').next()?;
-            known(base.strip_suffix(".pid")?)
-        }),
-        // every process with a network socket (`lsof -t -i`, `lsof -ti -sTCP:LISTEN`): no port
-        // or address narrows the listing, so the system's network daemons are in it
-        "lsof"
-            if args.iter().any(|a| {
-                a.starts_with('-')
-                    && !a.starts_with("--")
-                    && !a.starts_with("-s")
-                    && a.contains('i')
-                    && !a.contains(':')
-            }) && !args.iter().any(|a| {
-                !a.starts_with("-s") && a.contains(':')
-                    || a.chars().all(|c| c.is_ascii_digit())
-                    || (a.starts_with('-') && a.contains(['c', 'p', 'u']) && !a.starts_with("-s"))
-            }) =>
-        {
-            Some("every process listening on the network (sshd among them)".to_string())
-        }
-        "lsof" | "fuser" => args.iter().find_map(|a| {
-            let port = a
-                .rsplit(':')
-                .next()
-                .unwrap_or(a)
-                .split('/')
-                .next()
-                .unwrap_or(a);
-            PORTS
-                .iter()
-                .find(|(p, _)| *p == port)
-                .map(|(_, d)| d.to_string())
-        }),
-        _ => None,
+    let dest: &str = &dest.text;
+    let Some((login, path)) = dest.split_once(':') else {
+        return;
+    };
+    let path = path.strip_prefix("//").map_or(path, |_| "");
+    if login.is_empty() || login.contains('/') || !(path.starts_with('/') || path.starts_with('~'))
+    {
+        return;
     }
+    // the machine's configuration, programs, keys and start-up files; not where releases are
+    // put (`/srv/app`, `/opt/app`, `/var/www`), nor a public key handed over (`~/.ssh/k.pub`)
+    let class = classify_path(path);
+    let system_files = ["/etc/", "/usr/", "/bin/", "/sbin/", "/lib", "/boot/"]
+        .iter()
+        .any(|d| path.starts_with(d));
+    let wanted = match class {
+        TargetClass::System => system_files,
+        TargetClass::Boot
+        | TargetClass::Device
+        | TargetClass::Credentials
+        | TargetClass::Persistence
+        | TargetClass::Logs => !path.ends_with(".pub"),
+        _ => false,
+    };
+    if !wanted {
+        return;
+    }
+    let user = login.split_once('@').map(|(u, _)| u);
+    let mut e = Effect::new(
+        0,
+        EffectKind::Overwrite,
+        Target {
+            class,
+            text: dest.to_string(),
+            environment: None,
+        },
+    );
+    if user == Some("root") {
+        e = e.with_scope(Scope::Privileged);
+    }
+    out.push(found(e));
 }
-
-/// Services whose stop or removal weakens security.
-pub(crate) const SECURITY_UNITS: &[&str] = &[
-    "firewalld",
-    "ufw",
-    "auditd",
-    "apparmor",
-    "fail2ban",
-    "ssh",
-    "sshd",
-    "clamav-daemon",
-    "crowdstrike",
-    "falcon-sensor",
-    "osqueryd",
-    "wazuh-agent",
-    "selinux",
-    "nftables",
-    "iptables",
-    "netfilter-persistent",
-];
 
 fn unit_name(w: &str) -> &str {
     w.trim_end_matches(".service").trim_end_matches(".socket")
@@ -569,8 +475,13 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                         a.text.strip_prefix("--user=").map(str::to_ascii_lowercase)
                     }))
                     .collect();
+            let exact = v.has_flag("-x") || v.has_flag("--exact");
+            let regex =
+                !exact && (v.cmd.program == "pkill" || v.has_flag("-r") || v.has_flag("--regexp"));
             for n in names.iter().take(8) {
-                let class = if DAEMONS.contains(&n.as_str()) || v.has_flag("-u") {
+                let class = if regex && matches_almost_anything(n) {
+                    TargetClass::AllProcesses
+                } else if DAEMONS.contains(&n.as_str()) || v.has_flag("-u") {
                     TargetClass::SystemDaemon
                 } else {
                     TargetClass::OneProcess
@@ -582,6 +493,14 @@ fn special_effects(v: &CommandView<'_>, out: &mut Vec<Found>) -> bool {
                 };
                 out.push(found(Effect::new(0, EffectKind::Stop, t)));
             }
+            true
+        }
+        "fuser" => {
+            fuser_kills(v, out);
+            true
+        }
+        "scp" | "rsync" => {
+            remote_copy_target(v, out);
             true
         }
         "systemctl" | "service" => {
@@ -647,18 +566,5 @@ mod tests {
         ] {
             assert!(!locking_mode(m), "{m} does not lock");
         }
-    }
-
-    #[test]
-    fn listings_that_name_daemons() {
-        assert!(daemon_of_listing("lsof -t -i :22").is_some());
-        // every listening process: no port narrows it
-        assert!(daemon_of_listing("lsof -t -i -sTCP:LISTEN").is_some());
-        assert!(daemon_of_listing("lsof -ti").is_some());
-        // a port, a command name or a user narrows it
-        assert!(daemon_of_listing("lsof -t -i :3000").is_none());
-        assert!(daemon_of_listing("lsof -t -i tcp:8080 -sTCP:LISTEN").is_none());
-        assert!(daemon_of_listing("lsof -t -c node -i").is_none());
-        assert!(daemon_of_listing("lsof -t -u dev -i").is_none());
     }
 }

@@ -8,7 +8,8 @@
 mod generic;
 mod http;
 mod infer;
-pub(crate) use infer::{DAEMONS, SECURITY_UNITS, daemon_of_listing};
+mod processes;
+pub(crate) use processes::{DAEMONS, SECURITY_UNITS, daemon_of_listing};
 mod score;
 mod table;
 mod windows;

@@ -91,7 +91,8 @@ fn base(kind: EffectKind, class: TargetClass, weight: u32) -> u32 {
         K::Power => 72,
         K::Security => 72,
         K::Publish => match class {
-            C::CloudResource | C::ClusterResource => 35,
+            // a deploy started through a service's API (`POST …/job/deploy-prod/build`)
+            C::CloudResource | C::ClusterResource | C::PublicHost | C::PrivateHost => 35,
             _ => 0,
         },
         K::Send => match class {

@@ -31,8 +31,39 @@ pub(crate) struct ProgramEffect {
 
 include!(concat!(env!("OUT_DIR"), "/effects_data.rs"));
 
-/// The description of `program`, if `data/effects.yaml` has one.
+/// The description of `program`, if `data/effects.yaml` has one. A member of a family of
+/// programs named `FAMILY.KIND` (`mkfs.ext4`, `mkfs.xfs`, `fsck.vfat`) is described as its
+/// family when it has no entry of its own; a script named for a program (`rm.sh`) is not.
 pub(crate) fn program(program: &str) -> Option<&'static ProgramEffect> {
+    exact(program).or_else(|| {
+        let (family, kind) = program.split_once('.')?;
+        let script = matches!(
+            kind,
+            "sh" | "bash"
+                | "zsh"
+                | "py"
+                | "pl"
+                | "rb"
+                | "js"
+                | "mjs"
+                | "cjs"
+                | "ts"
+                | "php"
+                | "lua"
+                | "exe"
+                | "bat"
+                | "cmd"
+                | "ps1"
+                | "bak"
+                | "old"
+                | "orig"
+        );
+        let named = !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_alphanumeric());
+        (named && !script).then(|| exact(family)).flatten()
+    })
+}
+
+fn exact(program: &str) -> Option<&'static ProgramEffect> {
     PROGRAMS
         .binary_search_by(|(p, _)| (*p).cmp(program))
         .ok()
@@ -151,6 +182,12 @@ mod tests {
         assert!(PROGRAMS.windows(2).all(|w| w[0].0 < w[1].0));
         assert!(VERBS.windows(2).all(|w| w[0].0 < w[1].0));
         assert_eq!(program("rm").map(|p| p.kind), Some(EffectKind::Delete));
+        // a family's members, not a script named for a program
+        assert_eq!(
+            program("mkfs.xfs").map(|p| p.kind),
+            Some(EffectKind::Overwrite)
+        );
+        assert!(program("rm.sh").is_none() && program("rm.").is_none());
         assert!(is_local("npm") && !is_local("doctl"));
         assert_eq!(verb("destroy"), Some(EffectKind::Delete));
         assert_eq!(verb("deploy"), Some(EffectKind::Publish));

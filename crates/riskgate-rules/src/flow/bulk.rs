@@ -16,6 +16,78 @@ fn is_kill(c: &SimpleCommand) -> bool {
             .any(|a| matches!(a.text.as_str(), "-0" | "--signal=0" | "-l" | "--list"))
 }
 
+/// Whether a process listing selects only the current user's processes (`ps -u "$(id -u)"`,
+/// `pgrep -u "$USER" -f …`, `ps -U $(whoami)`): whatever it matches, no daemon and no other
+/// user's process is in it.
+fn lists_own_processes(listing: &str) -> bool {
+    const SELF: &[&str] = &[
+        "$USER",
+        "${USER}",
+        "$LOGNAME",
+        "$UID",
+        "${UID}",
+        "$(id -u)",
+        "$(id -un)",
+        "$(id -u -n)",
+        "$(whoami)",
+        "`id -u`",
+        "`whoami`",
+    ];
+    let words = shell_tokens(listing);
+    let program = words.first().copied().unwrap_or("");
+    if !matches!(program, "ps" | "pgrep" | "pkill" | "pidof") {
+        return false;
+    }
+    let mut own = false;
+    let mut it = words.iter().skip(1).peekable();
+    while let Some(w) = it.next() {
+        let value = match *w {
+            "-u" | "-U" | "--user" | "--uid" | "--User" | "-euid" => it.peek().copied().copied(),
+            _ => ["-u", "-U", "--user=", "--uid="]
+                .iter()
+                .find_map(|f| w.strip_prefix(f).filter(|v| !v.is_empty())),
+        };
+        if let Some(v) = value {
+            let v = v.trim_matches(['"', '\'']);
+            if !SELF.contains(&v) {
+                return false;
+            }
+            own = true;
+        } else if matches!(*w, "-e" | "-A" | "-ax" | "aux" | "ax" | "-ef" | "-aux") {
+            return false;
+        }
+    }
+    own
+}
+
+/// Words split at blanks outside `$(…)` and backquotes (`ps -u $(id -u) -o pid` has four).
+fn shell_tokens(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut tick, mut start) = (0usize, false, None);
+    let b = text.as_bytes();
+    for (i, &c) in b.iter().enumerate() {
+        match c {
+            b'(' if i > 0 && b[i - 1] == b'$' || c == b'(' && depth > 0 => depth += 1,
+            b')' if depth > 0 => depth -= 1,
+            b'`' => tick = !tick,
+            b' ' if depth == 0 && !tick => {
+                if let Some(s) = start.take() {
+                    out.push(&text[s..i]);
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if start.is_none() {
+            start = Some(i);
+        }
+    }
+    if let Some(s) = start {
+        out.push(&text[s..]);
+    }
+    out
+}
+
 /// What a delete of a key-value store's keys removes.
 const STORE_KEYS: &str = "keys";
 /// What a delete of an object store's objects removes.
@@ -314,6 +386,9 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                 continue;
             }
             let every = l.every && l.program == "ps";
+            // the user's own processes, and among them those a pattern selects: every one
+            // of them would be the user's shell, editors and agent too
+            let own = lists_own_processes(&l.command) && l.filter.is_some();
             if let Some(d) = daemon {
                 (
                     "flow.kill-listed-processes",
@@ -321,6 +396,16 @@ pub(super) fn bulk_findings(parsed: &ParsedCommand) -> Vec<Finding> {
                     74,
                     format!(
                         "Kills the processes of `{d}`, which the listing `{}` names",
+                        l.command
+                    ),
+                )
+            } else if own {
+                (
+                    "flow.kill-listed-processes",
+                    RiskLevel::Medium,
+                    46,
+                    format!(
+                        "Kills processes a listing of your own processes selects (`{}`): no daemon or other user's process",
                         l.command
                     ),
                 )

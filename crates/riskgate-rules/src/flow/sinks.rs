@@ -240,6 +240,14 @@ pub(super) fn lists_only(c: &SimpleCommand) -> bool {
         "zipinfo" | "lsar" => true,
         "7z" | "7za" | "7zz" => c.positionals().next().is_some_and(|w| w.text == "l"),
         "gzip" | "xz" | "zstd" => has(&["--list"]) || short('l'),
+        // a file's size, metadata, counts or checksum: none of its data
+        "du" | "stat" | "ls" | "file" | "wc" | "md5sum" | "sha1sum" | "sha256sum" | "sha512sum"
+        | "b2sum" | "cksum" | "test" | "[" | "touch" | "realpath" | "readlink" => true,
+        // `jq length F`, `jq 'keys' F`: how many, or which keys, not the values
+        "jq" => c
+            .positionals()
+            .next()
+            .is_some_and(|w| matches!(w.text.trim(), "length" | "keys" | ". | length" | "type")),
         _ => false,
     }
 }

@@ -445,6 +445,21 @@ fn credential_reader(c: &SimpleCommand) -> Option<&'static str> {
         "vaultcmd" if raw(c).any(|t| t.to_ascii_lowercase().contains("listcreds")) => {
             "the Windows Vault"
         }
+        // the state of the whole infrastructure, every resource's secrets in clear
+        // (`terraform state pull`, `terraform show -json`, `pulumi stack export
+        // --show-secrets`)
+        "terraform" | "tofu" | "terragrunt"
+            if {
+                let pos: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+                pos.starts_with(&["state", "pull"])
+                    || pos.first() == Some(&"show") && raw(c).any(|t| t == "-json")
+            } =>
+        {
+            "Terraform state (every resource's secrets)"
+        }
+        "pulumi" if raw(c).any(|t| t == "--show-secrets") => "Pulumi state with its secrets",
+        // `nmcli -s -g 802-11-wireless-security.psk connection show X`
+        "nmcli" if raw(c).any(|t| t == "-s" || t == "--show-secrets") => "Wi-Fi and VPN passwords",
         // `netsh wlan show profile name=X key=clear`: the Wi-Fi password in clear
         "netsh"
             if raw(c).any(|t| t.eq_ignore_ascii_case("wlan"))

@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use riskgate_model::effect::Environment;
 use riskgate_model::{Finding, RiskLevel};
 use riskgate_shell::{Origin, ParsedCommand, SimpleCommand, StdinSource};
 
@@ -73,6 +74,9 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
         .collect();
     // files encrypted in place earlier (`sops -e -i secrets.yaml`): ciphertext, not secrets
     let mut encrypted: Vec<String> = Vec::new();
+    // a secret copied into the work tree and staged (`cp ~/.ssh/id_rsa deploy/key; git add
+    // deploy/key`): a later `git push` publishes it to the remote
+    let mut staged: Option<Taint> = None;
     for (i, c) in cmds.iter().enumerate() {
         let from_pipe = match c.stdin {
             Some(StdinSource::Pipe { index }) => out_taint.get(index).cloned().flatten(),
@@ -111,6 +115,39 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
                 renamed: true,
                 ..t.clone()
             });
+        if c.program == "git" {
+            let pos: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
+            match pos.first().copied() {
+                Some("add") => {
+                    let everything = pos.iter().skip(1).any(|p| matches!(*p, "." | ":/"))
+                        || raw(c).any(|t| matches!(t, "-A" | "--all"));
+                    let in_tree = || {
+                        files
+                            .iter()
+                            .rev()
+                            .find(|(f, _)| !f.starts_with(['/', '~', '$']) && !f.starts_with(".."))
+                    };
+                    if let Some(t) = by_file
+                        .clone()
+                        .or_else(|| everything.then(in_tree).flatten().map(|(_, t)| t.clone()))
+                    {
+                        staged = Some(t);
+                    }
+                }
+                Some("push") => {
+                    if let Some(t) = &staged {
+                        let remote = pos.get(1).copied().unwrap_or("origin");
+                        findings.push(flow_finding(
+                            parsed,
+                            t,
+                            c,
+                            &format!("the git remote `{remote}`"),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
         let inherited = from_pipe.clone().or_else(|| by_file.clone());
         // A substitution's output goes into the words of the command that encloses it (the
         // next one less deep), and to what that command runs in turn (`find -exec`, `sh -c`).
@@ -213,7 +250,16 @@ pub(super) fn taint_findings(parsed: &ParsedCommand, readers: &[usize]) -> Vec<F
             && t.data != Data::Clipboard
             && prints(c)
         {
-            findings.push(printed_finding(parsed, t, c));
+            let mut f = printed_finding(parsed, t, c);
+            // a dump of a development or local database (`pg_dump -h localhost -d app_dev`)
+            if t.data == Data::Dump
+                && parsed.commands.get(t.from).is_some_and(|src| {
+                    crate::envscope::command_environment(src) == Environment::Dev
+                })
+            {
+                crate::envscope::cap_at_medium(&mut f, "a dump of a development or local database");
+            }
+            findings.push(f);
             continue;
         }
         if c.origin == Origin::CommandSubstitution

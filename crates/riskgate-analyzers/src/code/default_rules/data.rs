@@ -5,6 +5,7 @@ use riskgate_model::{Finding, RiskLevel};
 
 use super::super::analysis::{Analysis, Store};
 use super::super::commands as cmd;
+use super::super::dbenv::only_dev_databases;
 use super::super::matchers::{call_hit, calls, cmds};
 use super::super::rule::Hit;
 use crate::sql::{self, Dialect, SqlOptions};
@@ -27,27 +28,78 @@ const DROP_IDS: [&str; 4] = [
     "mongo.drop-database",
 ];
 
+/// Rules of the SQL, Redis and Mongo analysers about what a statement does to the data of
+/// the store it is sent to, which a development copy makes at most MEDIUM (not statements that
+/// run programs, write files, change accounts or stop the server).
+fn is_data_change(rule_id: &str) -> bool {
+    let Some((_, rule)) = rule_id.split_once('.') else {
+        return false;
+    };
+    rule.starts_with("drop-")
+        || rule.starts_with("delete")
+        || rule.starts_with("update")
+        || rule.starts_with("alter-")
+        || rule.starts_with("insert")
+        || rule.starts_with("flush")
+        || matches!(
+            rule,
+            "truncate"
+                | "rename"
+                | "merge"
+                | "upsert"
+                | "del"
+                | "expire"
+                | "write"
+                | "empty-collection"
+                | "eval-bulk-delete"
+                | "aggregate-write"
+        )
+}
+
+/// At most MEDIUM when every database the snippet opens is a development or test copy.
+fn scoped(mut h: Hit, level: RiskLevel, dev: bool) -> Hit {
+    if dev && level > Medium {
+        h.level = Some(Medium);
+        h.reversible = Some(true);
+        let reason = h.reason.take().unwrap_or_default();
+        h.reason = Some(
+            format!("{reason} (on a development or test database: at most MEDIUM)")
+                .trim_start()
+                .to_string(),
+        );
+    }
+    h
+}
+
 pub(super) fn drop_database(a: &Analysis) -> Vec<Hit> {
+    let dev = only_dev_databases(a);
     let mut out = Vec::new();
     for q in &a.sql {
         for f in store_findings(q.store, &q.text) {
             if DROP_IDS.contains(&f.rule_id.as_str()) {
-                out.push(
-                    Hit::new(f.matched.clone().unwrap_or_else(|| q.text.clone()))
-                        .at(q.span, q.line)
-                        .with_resources(f.resources.clone()),
-                );
+                let mut h = Hit::new(f.matched.clone().unwrap_or_else(|| q.text.clone()))
+                    .at(q.span, q.line)
+                    .with_resources(f.resources.clone());
+                if dev {
+                    h.reason = Some(f.description.clone());
+                }
+                out.push(scoped(h, Critical, dev));
             }
         }
     }
-    out.extend(calls(a, |c| {
-        matches!(c.method.as_str(), "drop_database" | "dropDatabase")
-    }));
+    out.extend(
+        calls(a, |c| {
+            matches!(c.method.as_str(), "drop_database" | "dropDatabase")
+        })
+        .into_iter()
+        .map(|h| scoped(h, Critical, dev)),
+    );
     out.extend(cmds(a, cmd::drops_database));
     out
 }
 
 pub(super) fn database_modify(a: &Analysis) -> Vec<Hit> {
+    let dev = only_dev_databases(a);
     let mut out = Vec::new();
     for q in &a.sql {
         for f in store_findings(q.store, &q.text) {
@@ -60,7 +112,8 @@ pub(super) fn database_modify(a: &Analysis) -> Vec<Hit> {
             h.level = Some(f.level);
             h.reason = Some(f.description.clone());
             h.reversible = Some(f.reversible);
-            out.push(h);
+            let change = is_data_change(&f.rule_id);
+            out.push(scoped(h, f.level, dev && change));
         }
     }
     // ORM and NoSQL client calls
@@ -72,7 +125,7 @@ pub(super) fn database_modify(a: &Analysis) -> Vec<Hit> {
         h.level = Some(level);
         h.reason = Some(reason.to_string());
         h.reversible = Some(level < High);
-        out.push(h);
+        out.push(scoped(h, level, dev));
     }
     out
 }

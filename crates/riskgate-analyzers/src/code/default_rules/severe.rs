@@ -57,6 +57,18 @@ pub(super) fn push(r: &mut Vec<RiskRule>) {
     );
     r.push(
         rule(
+            "tree_rewrite",
+            High,
+            "Rewrites the files of a whole directory tree in place (the shape of ransomware)",
+            false,
+            tree_rewrite,
+        )
+        .score(78)
+        .tags(&["filesystem", "destructive"])
+        .mitigation("Write changed copies to a new directory and keep the originals"),
+    );
+    r.push(
+        rule(
             "format_disk",
             Critical,
             "Disk formatting destroys all data",
@@ -498,4 +510,66 @@ fn pipe_to_shell(a: &Analysis) -> Vec<Hit> {
         prev = Some(c);
     }
     out
+}
+
+/// Code that walks a directory tree outside the project (`os.walk('/srv')`, `Path.home().rglob(
+/// '*')`, `fs.readdirSync('/data', {recursive: true})`) and writes to files it found (a path
+/// it computed, not one it names): every file of that tree rewritten, as encrypting them for a
+/// ransom does.
+fn tree_rewrite(a: &Analysis) -> Vec<Hit> {
+    use super::super::analysis::ArgValue;
+    let walked = a.calls.iter().find_map(|c| {
+        let walks = c.is(&["os.walk", "os.fwalk", "glob.glob", "glob.iglob"])
+            || matches!(
+                c.method.as_str(),
+                "rglob" | "walk" | "readdirSync" | "readdir"
+            ) && (c.method != "readdirSync" && c.method != "readdir"
+                || c.args.iter().any(|x| x.text.contains("recursive")));
+        if !walks {
+            return None;
+        }
+        let root = match c.arg(0).map(|x| &x.value) {
+            Some(ArgValue::Str(p)) => p.clone(),
+            _ if c.name.contains("home()") || c.name.contains("expanduser") => "~".to_string(),
+            _ => return None,
+        };
+        let root = root
+            .split("**")
+            .next()
+            .unwrap_or(&root)
+            .trim_end_matches('/')
+            .to_string();
+        let class =
+            riskgate_model::effect::classify_path(if root.is_empty() { "/" } else { &root });
+        matches!(
+            class,
+            TargetClass::Root
+                | TargetClass::System
+                | TargetClass::Home
+                | TargetClass::UserData
+                | TargetClass::Backups
+                | TargetClass::Logs
+                | TargetClass::Boot
+                | TargetClass::Credentials
+        )
+        .then_some(root)
+    });
+    let Some(root) = walked else {
+        return Vec::new();
+    };
+    calls(a, |c| {
+        m::is_file_write(c)
+            && c.arg(0)
+                .or_else(|| c.kwarg("file"))
+                .is_some_and(|x| !matches!(x.value, ArgValue::Str(_)))
+    })
+    .into_iter()
+    .map(|mut h| {
+        h.reason = Some(format!(
+            "Rewrites the files it walks under `{root}` in place (the shape of ransomware)"
+        ));
+        h.resources.push(format!("file:{root}/**"));
+        h
+    })
+    .collect()
 }

@@ -313,6 +313,22 @@ pub(super) fn split_args(inner: &str, lang: Language) -> Vec<Val> {
         WINDOW_HIT.with(|w| w.set(true));
         return Vec::new();
     }
+    let parts: Vec<&str> = top_level_parts(inner)
+        .into_iter()
+        .filter(|p| !p.contains("=>") && !p.contains(": ") || p.starts_with(['"', '\'']))
+        .collect();
+    // a list given alone is the call's arguments (`FileUtils.rm_rf(%w[a b])`, `unlink qw(a
+    // b)`); a list among other arguments keeps its place (`run3([argv], \undef, \$out)`)
+    if let [only] = parts.as_slice()
+        && let Some(items) = list_items(only, lang)
+    {
+        return items;
+    }
+    parts.into_iter().map(|p| value(p, lang, 0)).collect()
+}
+
+/// The trimmed, non-empty parts of `inner` between top-level commas.
+fn top_level_parts(inner: &str) -> Vec<&str> {
     let b = inner.as_bytes();
     let mut parts = Vec::new();
     let mut depth = 0i32;
@@ -339,9 +355,41 @@ pub(super) fn split_args(inner: &str, lang: Language) -> Vec<Val> {
         .into_iter()
         .map(str::trim)
         .filter(|p| !p.is_empty())
-        .filter(|p| !p.contains("=>") && !p.contains(": ") || p.starts_with(['"', '\'']))
-        .map(|p| value(p, lang, 0))
         .collect()
+}
+
+/// A literal list given as one argument, read as its items when every item is a literal
+/// string: `%w[tmp/cache coverage]`, `qw(a b)`, `["build", "dist"]`, `('a', 'b')`. A list
+/// holding anything else stays one unknown argument.
+fn list_items(p: &str, lang: Language) -> Option<Vec<Val>> {
+    let words = |body: &str| -> Option<Vec<Val>> {
+        let items: Vec<Val> = body
+            .split_whitespace()
+            .map(|w| Val::Str(w.to_string()))
+            .collect();
+        (!items.is_empty()).then_some(items)
+    };
+    for op in ["%w", "%W", "qw"] {
+        if let Some(rest) = p.strip_prefix(op)
+            && let Some((body, end)) = delimited(rest, 0)
+            && end == rest.len()
+            && !(op == "%W" && body.contains("#{"))
+        {
+            return words(&body);
+        }
+    }
+    let inner = p
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .or_else(|| p.strip_prefix('(').and_then(|r| r.strip_suffix(')')))?;
+    if !inner.contains(',') && !inner.trim_start().starts_with(['"', '\'']) {
+        return None;
+    }
+    let items: Vec<Val> = top_level_parts(inner)
+        .into_iter()
+        .map(|x| value(x, lang, 1))
+        .collect();
+    (!items.is_empty() && items.iter().all(|v| matches!(v, Val::Str(_)))).then_some(items)
 }
 
 /// Read one argument.
