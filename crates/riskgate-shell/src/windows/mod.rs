@@ -340,6 +340,9 @@ pub fn looks_like_powershell(text: &str) -> bool {
         "ri", "rni", "gcm", "gwmi",
     ];
     let head = &text[..crate::floor_char_boundary(text, 64 * 1024)];
+    if !may_be_powershell(head, PS_ONLY) {
+        return false;
+    }
     let head = without_heredoc_bodies(head);
     let s = lex::Src::new(&head);
     let (stmts, _) = lex::statements(&s, 0, s.len());
@@ -370,6 +373,43 @@ pub fn looks_like_powershell(text: &str) -> bool {
                     return true;
                 }
             }
+        }
+    }
+    false
+}
+
+/// A quick look for what [`looks_like_powershell`] needs, without lexing: a cmdlet name or a
+/// PowerShell-only alias as a word, a `$variable` assigned, a static member (`[X]::`), a call
+/// operator before a block or a string. Most bash lines have none of them and are done here.
+fn may_be_powershell(text: &str, aliases: &[&str]) -> bool {
+    if text.contains("]::") {
+        return true;
+    }
+    let b = text.as_bytes();
+    let call = b.iter().enumerate().any(|(i, &c)| {
+        c == b'&'
+            && b.get(i + 1..)
+                .and_then(|r| r.iter().find(|x| !x.is_ascii_whitespace()))
+                .is_some_and(|n| matches!(n, b'{' | b'(' | b'\'' | b'"' | b'$'))
+    });
+    if call {
+        return true;
+    }
+    let mut words = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '(' | ')' | ';' | '|' | '{' | '}'))
+        .filter(|w| !w.is_empty())
+        .peekable();
+    while let Some(w) = words.next() {
+        if w.starts_with('$')
+            && (w.contains('=') || words.peek().is_some_and(|n| n.starts_with('=')))
+        {
+            return true;
+        }
+        if w.len() <= 4 && aliases.iter().any(|a| a.eq_ignore_ascii_case(w)) {
+            return true;
+        }
+        if w.contains('-') && !w.starts_with('-') && cmdlets::is_cmdlet_name(w) {
+            return true;
         }
     }
     false
