@@ -238,8 +238,7 @@ impl CPred {
                 source,
                 compiled,
             } => {
-                let lower = word.to_ascii_lowercase();
-                required.iter().any(|l| lower.contains(l))
+                required.iter().any(|l| contains_ignore_ascii_case(word, l))
                     && compiled
                         .get_or_init(|| compile_regex(source).ok())
                         .as_ref()
@@ -248,6 +247,13 @@ impl CPred {
             CPred::Never => false,
         }
     }
+}
+
+/// Whether `hay` holds `needle` (lower-case ASCII) in any ASCII case, without lowering a copy
+/// of `hay` (a predicate runs on every word of every command its rule selects).
+fn contains_ignore_ascii_case(hay: &str, needle: &str) -> bool {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    n.is_empty() || h.len() >= n.len() && h.windows(n.len()).any(|w| w.eq_ignore_ascii_case(n))
 }
 
 fn compile_glob(g: &str) -> Result<CPred, String> {

@@ -214,13 +214,14 @@ pub(crate) fn program_name(raw: &str) -> String {
     }
     // Windows programs are case-insensitive: `VSSADMIN.EXE` is `vssadmin`, `format.com` is
     // `format`.
-    let lower = base.to_ascii_lowercase();
-    let stem = lower.strip_suffix(".com").unwrap_or(&lower);
-    if crate::windows::is_windows_program(stem) {
-        stem.to_string()
-    } else {
-        base.to_string()
+    if base.bytes().any(|b| b.is_ascii_uppercase()) || base.ends_with(".com") {
+        let lower = base.to_ascii_lowercase();
+        let stem = lower.strip_suffix(".com").unwrap_or(&lower);
+        if crate::windows::is_windows_program(stem) {
+            return stem.to_string();
+        }
     }
+    base.to_string()
 }
 
 fn is_subcommand_program(p: &str) -> bool {

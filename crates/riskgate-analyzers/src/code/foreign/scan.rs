@@ -497,6 +497,13 @@ pub(super) fn value(p: &str, lang: Language, depth: usize) -> Val {
             _ => None,
         };
         match fname {
+            // `File.expand_path("~/.bashrc")`, `Pathname.new("/etc/x")`: the path it names
+            "File.expand_path" | "File.absolute_path" | "Pathname.new" | "Pathname"
+            | "realpath" => {
+                if let Some(s) = first {
+                    return Val::Str(s);
+                }
+            }
             "glob" | "Dir.glob" | "bsd_glob" => {
                 if let Some(s) = first {
                     return Val::Str(s);
