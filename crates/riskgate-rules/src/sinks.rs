@@ -85,7 +85,43 @@ pub(crate) fn shows_no_content(v: &CommandView<'_>) -> Option<String> {
                     | "--json"
             )
         });
-    reduced.then(|| v.canonical.clone())
+    if reduced || prints_keys_only(v) {
+        return Some(v.canonical.clone());
+    }
+    None
+}
+
+/// `cut -d= -f1 .env`, `awk -F= '{print $1}' .env`: the names before each `=`, never a value.
+fn prints_keys_only(v: &CommandView<'_>) -> bool {
+    let raw: Vec<&str> = v
+        .cmd
+        .raw_argv
+        .iter()
+        .skip(1)
+        .map(|w| w.text.as_str())
+        .collect();
+    let pair = |short: &str, long: &str, want: &str| {
+        raw.iter().enumerate().any(|(k, t)| {
+            let t = t.trim_matches(['\'', '"']);
+            t == format!("{short}{want}")
+                || t == format!("{long}={want}")
+                || (t == short || t == long)
+                    && raw
+                        .get(k + 1)
+                        .is_some_and(|n| n.trim_matches(['\'', '"']) == want)
+        })
+    };
+    match v.cmd.program.as_str() {
+        "cut" => pair("-d", "--delimiter", "=") && pair("-f", "--fields", "1"),
+        "awk" | "gawk" | "mawk" => {
+            pair("-F", "--field-separator", "=")
+                && raw.iter().any(|t| {
+                    let p: String = t.chars().filter(|c| !c.is_whitespace()).collect();
+                    p == "{print$1}"
+                })
+        }
+        _ => false,
+    }
 }
 
 /// The one field a secret-store read selects with its own option, when its name is not

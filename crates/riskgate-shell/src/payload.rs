@@ -97,6 +97,15 @@ fn fetches_to_stdout(c: &SimpleCommand) -> bool {
     }
 }
 
+/// A decompressor reading a file it names (`gunzip -c dump.sql.gz`, `zcat d.gz`, `xz -dc
+/// d.xz`), not its input or a download.
+fn decompresses_a_file(c: &SimpleCommand) -> bool {
+    matches!(decoder_label(c), Some("gunzip" | "decompress"))
+        && c.stdin.is_none()
+        && c.positionals()
+            .any(|w| w.text != "-" && !w.text.contains("://"))
+}
+
 /// base64 -d, xxd -r, printf '\x..', echo -e '\x..', rev, openssl base64 -d …
 pub(crate) fn is_decoder(c: &SimpleCommand) -> bool {
     decoder_label(c).is_some()
@@ -705,8 +714,20 @@ impl Norm<'_> {
                 });
                 continue;
             }
+            // a compressed dump file restored into a database client (`gunzip -c dump.sql.gz
+            // | psql …`) is that file's SQL, as `psql < dump.sql` is: no payload is hidden
+            let restore = matches!(
+                reader,
+                Reader::Lang(
+                    crate::NestedLanguage::Sql
+                        | crate::NestedLanguage::Redis
+                        | crate::NestedLanguage::Mongo
+                )
+            ) && decoder
+                .and_then(|d| self.commands.get(d))
+                .is_some_and(decompresses_a_file);
             let Some(text) = output else {
-                if let Some(d) = decoder {
+                if let Some(d) = decoder.filter(|_| !restore) {
                     self.signal(Signal::EncodedToShell {
                         decoder: d,
                         shell: ci,

@@ -183,6 +183,11 @@ pub fn is_template_copy(src: &str, dst: &str) -> bool {
     if d_parts.is_empty() || !s_parts.iter().any(|p| TEMPLATE_WORDS.contains(p)) {
         return false;
     }
+    // an environment file filled from a template of any name (`cp
+    // config/env.$ENVIRONMENT.example .env`, `cp deploy/dotenv.sample .env.local`)
+    if d == ".env" || names_development_env(&d) {
+        return true;
+    }
     let stem: Vec<&str> = s_parts
         .iter()
         .copied()
@@ -764,6 +769,10 @@ mod tests {
         assert!(!is_template_copy(".env.example", "/etc/environment"));
         assert!(!is_template_copy(".env.prod", ".env"));
         assert!(!is_template_copy(".env.example", ".env.production"));
+        // an environment file filled from a template named otherwise
+        assert!(is_template_copy("config/env.$ENVIRONMENT.example", ".env"));
+        assert!(is_template_copy("deploy/dotenv.sample", ".env.local"));
+        assert!(!is_template_copy("deploy/dotenv.sample", ".env.staging"));
         assert!(w(".env.example").is_empty());
         assert_eq!(w(".git/hooks/pre-commit"), ["path.git-hooks"]);
         assert_eq!(w(".git/config"), ["path.git-internals"]);

