@@ -451,6 +451,17 @@ const HARMLESS_DEVICES: &[&str] = &[
     "/dev/ptmx",
 ];
 
+/// Package managers' caches and downloaded indexes: regenerable.
+const PACKAGE_CACHES: &[&str] = &[
+    "/var/lib/apt/lists",
+    "/var/cache/apt",
+    "/var/cache/yum",
+    "/var/cache/dnf",
+    "/var/cache/apk",
+    "/var/cache/zypp",
+    "/var/cache/pacman/pkg",
+];
+
 /// Block-device name prefixes under `/dev/`.
 const DISK_PREFIXES: &[&str] = &[
     "sd", "hd", "vd", "xvd", "nvme", "mmcblk", "disk", "rdisk", "md", "dm-", "mapper/", "loop",
@@ -660,6 +671,12 @@ pub fn classify_path(path: &str) -> TargetClass {
     if p.starts_with('/') {
         if is_harmless_device(p) || p.starts_with("/dev/shm") {
             return TargetClass::Temp;
+        }
+        // the package managers' downloaded indexes and packages, fetched again on the next
+        // update (`rm -rf /var/lib/apt/lists/*` in every Dockerfile)
+        // (one path: a loop's word may hold several lines, each a path)
+        if PACKAGE_CACHES.iter().any(|d| under(p, d)) && !p.contains('\n') {
+            return TargetClass::BuildOutput;
         }
         if let Some(dev) = p.strip_prefix("/dev/") {
             // a device named at run time (`/dev/$DEV`) may be any disk
@@ -928,7 +945,9 @@ where
                 "staging" | "stage" | "stg" | "preprod" | "uat" => Environment::Staging,
                 "dev" | "develop" | "development" | "test" | "testing" | "sandbox" | "local"
                 | "qa" | "preview" | "demo" | "scratch" | "tmp" | "temp" | "ci" | "pr"
-                | "ephemeral" | "e2e" | "integration" => Environment::Dev,
+                | "ephemeral" | "e2e" | "integration" | "localstack" | "minikube" => {
+                    Environment::Dev
+                }
                 _ => continue,
             };
             best = match (best, env) {

@@ -648,6 +648,11 @@ const INERT_READERS: &[&str] = &[
     "diff",
     "cmp",
     "fmt",
+    // linters and formatters of shell text: they read a script, they never run it
+    "shellcheck",
+    "shfmt",
+    "checkbashisms",
+    "bashate",
 ];
 
 /// An encoder or compressor that is not decoding (`base64`, `gzip -9`, not `base64 -d`): its

@@ -75,6 +75,17 @@ pub(crate) use riskgate_model::effect::SYSTEM_DIRS;
 
 /// How dangerous a path-like argument is as the target of a destructive command, and why.
 pub(crate) fn path_danger(word: &str) -> (u32, &'static str) {
+    // several lines (a loop's variable over a file read whole): the most dangerous of them
+    if word.contains('\n') {
+        return word
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .take(16)
+            .map(path_danger)
+            .max_by_key(|(points, _)| *points)
+            .unwrap_or((0, ""));
+    }
     let trimmed = word.trim_end_matches(['*', '.']).trim_end_matches('/');
     let trimmed_root = word.trim_end_matches('*').trim_end_matches('/');
     match word {
@@ -95,6 +106,12 @@ pub(crate) fn path_danger(word: &str) -> (u32, &'static str) {
         .iter()
         .any(|d| word.strip_prefix(d).is_some_and(|r| r.starts_with('/')))
     {
+        // a package manager's cache or downloaded indexes, fetched again on the next update
+        if riskgate_model::effect::classify_path(word)
+            == riskgate_model::effect::TargetClass::BuildOutput
+        {
+            return (0, "a package manager's cache");
+        }
         return (20, "a path under a system directory");
     }
     if word.starts_with("~/") {

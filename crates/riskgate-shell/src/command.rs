@@ -455,6 +455,7 @@ impl Norm<'_> {
         if program_dynamic {
             self.signal(Signal::DynamicProgram { index: idx });
             self.read_unset_as_empty(idx, &c, frame);
+            self.read_named_in_unknown_dir(idx, &c, frame);
         }
         self.follow(idx, &p, &c, frame);
         Some(idx)
@@ -506,6 +507,56 @@ impl Norm<'_> {
                 let mut w = c.wrappers.clone();
                 w.push(Wrapper {
                     name: "unset variables empty".into(),
+                    args: vec![],
+                });
+                w
+            },
+            privileged: c.privileged,
+            remote: c.remote.clone(),
+            span: Some(frame.span.unwrap_or(cmd.span)),
+        };
+        let _ = self.parse_text(&text, &f);
+    }
+
+    /// A program named after a directory only known at run time (`"$BIN"/rm -rf /srv`,
+    /// `${SHELL%/*}/chmod -R 0777 /etc`): whatever the directory, the name is the program's,
+    /// so the command is also read with that name.
+    fn read_named_in_unknown_dir(&mut self, idx: usize, c: &Ctx, frame: &Frame) {
+        if frame.depth >= self.limits.max_depth {
+            return;
+        }
+        let Some(cmd) = self.commands.get(idx) else {
+            return;
+        };
+        let Some(first) = cmd.raw_argv.first() else {
+            return;
+        };
+        let Some((dir, name)) = first.text.rsplit_once('/') else {
+            return;
+        };
+        let literal_name = !name.is_empty()
+            && name
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.' | '+'))
+            && name.chars().any(|ch| ch.is_ascii_alphabetic());
+        if !literal_name || !dir.contains('$') {
+            return;
+        }
+        let mut words = vec![name.to_string()];
+        words.extend(cmd.raw_argv.iter().skip(1).map(|w| {
+            quote(&Word {
+                text: w.text.clone(),
+                dynamic: false,
+            })
+        }));
+        let text = words.join(" ");
+        let f = Frame {
+            depth: frame.depth + 1,
+            origin: frame.origin,
+            wrappers: {
+                let mut w = c.wrappers.clone();
+                w.push(Wrapper {
+                    name: "program in a directory known at run time".into(),
                     args: vec![],
                 });
                 w

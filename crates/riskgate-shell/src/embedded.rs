@@ -9,6 +9,7 @@
 use crate::Shell;
 use crate::model::Word;
 
+mod adhoc;
 mod anycode;
 pub(crate) mod awk;
 mod gitcfg;
@@ -360,6 +361,13 @@ pub(crate) fn commands(program: &str, argv: &[Word]) -> Vec<Embedded> {
         "screen" => {
             if let Some(text) = typed_text(program, &args) {
                 out.push(emb(program, &text, None));
+            }
+        }
+        // fleet tools' ad-hoc commands (`ansible web -b -m shell -a …`, `salt '*' cmd.run …`,
+        // `fab -H h -- …`): run on their hosts
+        "ansible" | "salt" | "salt-ssh" | "fab" | "fabric" | "fab2" => {
+            for a in adhoc::commands(program, &args) {
+                out.push(emb(program, &a.text, Some(&a.hosts)));
             }
         }
         "pssh" | "parallel-ssh" | "pdsh" | "clush" => {

