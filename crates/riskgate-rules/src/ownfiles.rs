@@ -80,6 +80,9 @@ pub(crate) fn deletes_only_own_output(parsed: &ParsedCommand, index: usize) -> b
     operands.iter().all(|t| made.contains(t))
 }
 
+/// How many commands before a delete are searched for the one that made its resource.
+const MAX_LOOKBACK: usize = 256;
+
 /// Verbs of a delete among a program's subcommands (`kubectl delete`, `docker rm`, `git
 /// worktree remove`, `helm uninstall`, `aws s3 rb`).
 const DELETE_VERBS: &[&str] = &[
@@ -178,7 +181,11 @@ pub(crate) fn deletes_only_own_resources(parsed: &ParsedCommand, index: usize) -
     {
         return false;
     }
-    parsed.commands.iter().take(index).any(|m| {
+    // the creating command is looked for among the commands just before (bounded: a script
+    // of thousands of deletes must not cost thousands of scans each)
+    let from = index.saturating_sub(MAX_LOOKBACK);
+    let before = parsed.commands.get(from..index).unwrap_or(&[]);
+    before.iter().any(|m| {
         let made = match creator {
             Some(p) => m.program == p,
             None => {

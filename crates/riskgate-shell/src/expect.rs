@@ -288,6 +288,13 @@ fn bracket_groups(text: &str) -> Vec<&str> {
 /// `open PATH` (for reading) or `read CHANNEL` of such a channel: the file's content, written
 /// as the shell's `$(cat PATH)` (`puts $s [read [open ~/.netrc]]` sends the file).
 fn file_read(inner: &str, vars: &HashMap<String, String>) -> Option<String> {
+    file_read_at(inner, vars, 0)
+}
+
+fn file_read_at(inner: &str, vars: &HashMap<String, String>, depth: usize) -> Option<String> {
+    if depth > 4 {
+        return None;
+    }
     let inner = inner.trim();
     if let Some(rest) = inner.strip_prefix("open ") {
         let words: Vec<&str> = rest.split_whitespace().collect();
@@ -304,7 +311,7 @@ fn file_read(inner: &str, vars: &HashMap<String, String>) -> Option<String> {
     let chan = inner.strip_prefix("read ")?.trim();
     let chan = chan.strip_prefix("-nonewline ").unwrap_or(chan).trim();
     let value = if let Some(nested) = chan.strip_prefix('[').and_then(|c| c.strip_suffix(']')) {
-        file_read(nested, &HashMap::new())?
+        file_read_at(nested, &HashMap::new(), depth + 1)?
     } else {
         vars.get(chan.strip_prefix('$')?)?.clone()
     };
