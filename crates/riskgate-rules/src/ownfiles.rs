@@ -83,19 +83,12 @@ pub(crate) fn deletes_only_own_output(parsed: &ParsedCommand, index: usize) -> b
 /// How many commands before a delete are searched for the one that made its resource.
 const MAX_LOOKBACK: usize = 256;
 
-/// Verbs of a delete among a program's subcommands (`kubectl delete`, `docker rm`, `git
-/// worktree remove`, `helm uninstall`, `aws s3 rb`).
-const DELETE_VERBS: &[&str] = &[
-    "delete",
-    "del",
-    "rm",
-    "rb",
-    "remove",
-    "destroy",
-    "uninstall",
-    "drop",
-    "rmi",
-];
+/// A delete among a program's subcommands: a verb of the effect table (`kubectl delete`,
+/// `docker rm`, `git worktree remove`, `aws s3 rb`), or an uninstall of a release (`helm
+/// uninstall`) or an image (`docker rmi`).
+fn is_delete_word(w: &str) -> bool {
+    crate::effects::is_delete_verb(w) || matches!(w, "uninstall" | "rmi")
+}
 
 /// Verbs that make a resource (`kubectl create`, `docker run --name`, `git worktree add`,
 /// `aws s3 mb`, `helm install`).
@@ -164,7 +157,7 @@ pub(crate) fn deletes_only_own_resources(parsed: &ParsedCommand, index: usize) -
         .find(|(_, d)| *d == program)
         .map(|(m, _)| *m);
     let positionals: Vec<&str> = c.positionals().map(|w| w.text.as_str()).collect();
-    let verb = positionals.iter().position(|p| DELETE_VERBS.contains(p));
+    let verb = positionals.iter().position(|p| is_delete_word(p));
     let names: Vec<&str> = match (creator, verb) {
         (Some(_), _) => positionals.clone(),
         (None, Some(k)) => positionals
@@ -218,7 +211,7 @@ mod tests {
             .find(|&i| {
                 parsed.commands[i]
                     .positionals()
-                    .any(|w| DELETE_VERBS.contains(&w.text.as_str()))
+                    .any(|w| is_delete_word(&w.text))
                     || parsed.commands[i].program == "dropdb"
             })
             .is_some_and(|i| deletes_only_own_resources(&parsed, i))

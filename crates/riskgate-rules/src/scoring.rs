@@ -75,13 +75,9 @@ pub(crate) use riskgate_model::effect::SYSTEM_DIRS;
 
 /// How dangerous a path-like argument is as the target of a destructive command, and why.
 pub(crate) fn path_danger(word: &str) -> (u32, &'static str) {
-    // several lines (a loop's variable over a file read whole): the most dangerous of them
+    // a loop's variable over lines read: the most dangerous of its values
     if word.contains('\n') {
-        return word
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .take(16)
+        return riskgate_shell::word_values(word)
             .map(path_danger)
             .max_by_key(|(points, _)| *points)
             .unwrap_or((0, ""));

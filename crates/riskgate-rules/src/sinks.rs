@@ -131,10 +131,7 @@ pub(crate) fn own_field(v: &CommandView<'_>) -> Option<String> {
     let raw: Vec<&str> = v.cmd.raw_argv.iter().map(|w| w.text.as_str()).collect();
     // `grep LOG_LEVEL .env`, `rg '^PORT=' .env.local`: the lines of one plain key
     if matches!(v.cmd.program.as_str(), "grep" | "egrep" | "rg") {
-        let inverted = raw.iter().skip(1).any(|t| {
-            *t == "--invert-match"
-                || (t.starts_with('-') && !t.starts_with("--") && t.contains('v'))
-        });
+        let inverted = v.cmd.inverts_match();
         let at = crate::matcher::search_pattern_index(v.cmd)?;
         let pattern = v.cmd.args.get(at).map(|a| a.text.clone())?;
         let key = pattern

@@ -500,22 +500,34 @@ impl Norm<'_> {
             }
         }
         let text = words.join(" ");
+        let span = cmd.span;
+        self.reread(&text, "unset variables empty", span, c, frame);
+    }
+
+    /// Read `text` as a second reading of the command at `span`, one level deeper, the reading
+    /// named by a wrapper (`unset variables empty`).
+    fn reread(
+        &mut self,
+        text: &str,
+        why: &str,
+        span: riskgate_model::Span,
+        c: &Ctx,
+        frame: &Frame,
+    ) {
+        let mut wrappers = c.wrappers.clone();
+        wrappers.push(Wrapper {
+            name: why.into(),
+            args: vec![],
+        });
         let f = Frame {
             depth: frame.depth + 1,
             origin: frame.origin,
-            wrappers: {
-                let mut w = c.wrappers.clone();
-                w.push(Wrapper {
-                    name: "unset variables empty".into(),
-                    args: vec![],
-                });
-                w
-            },
+            wrappers,
             privileged: c.privileged,
             remote: c.remote.clone(),
-            span: Some(frame.span.unwrap_or(cmd.span)),
+            span: Some(frame.span.unwrap_or(span)),
         };
-        let _ = self.parse_text(&text, &f);
+        let _ = self.parse_text(text, &f);
     }
 
     /// A program named after a directory only known at run time (`"$BIN"/rm -rf /srv`,
@@ -550,22 +562,14 @@ impl Norm<'_> {
             })
         }));
         let text = words.join(" ");
-        let f = Frame {
-            depth: frame.depth + 1,
-            origin: frame.origin,
-            wrappers: {
-                let mut w = c.wrappers.clone();
-                w.push(Wrapper {
-                    name: "program in a directory known at run time".into(),
-                    args: vec![],
-                });
-                w
-            },
-            privileged: c.privileged,
-            remote: c.remote.clone(),
-            span: Some(frame.span.unwrap_or(cmd.span)),
-        };
-        let _ = self.parse_text(&text, &f);
+        let span = cmd.span;
+        self.reread(
+            &text,
+            "program in a directory known at run time",
+            span,
+            c,
+            frame,
+        );
     }
 
     fn follow(&mut self, idx: usize, p: &Pending, c: &Ctx, frame: &Frame) {

@@ -54,6 +54,30 @@ use std::time::Duration;
 
 use ctx::{Frame, Norm};
 
+/// The values a word stands for. A variable that `read` fills inside a loop holds every line
+/// read, one per line (see `listing.rs`): each line is one value the loop reaches (`while read
+/// -r p; do rm -rf "$p"; done < list` deletes each path of the list). At most
+/// [`MAX_WORD_VALUES`] of them; a word of one line is itself.
+///
+/// ```
+/// let v: Vec<&str> = riskgate_shell::word_values("/var/cache/apt\n/usr/lib\n").collect();
+/// assert_eq!(v, ["/var/cache/apt", "/usr/lib"]);
+/// assert_eq!(riskgate_shell::word_values(" a b ").collect::<Vec<_>>(), [" a b "]);
+/// ```
+pub fn word_values(text: &str) -> impl Iterator<Item = &str> {
+    let several = text.contains('\n');
+    let lines = text
+        .lines()
+        .filter(move |_| several)
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .take(MAX_WORD_VALUES);
+    (!several).then_some(text).into_iter().chain(lines)
+}
+
+/// How many values of a word holding several lines are looked at.
+pub const MAX_WORD_VALUES: usize = 16;
+
 /// Whether `program` is a shell that runs script files and `-c` strings (`bash`, `zsh`, `fish`,
 /// `nu`, `xonsh` …): one list for the normalizer and the rules.
 pub fn is_shell(program: &str) -> bool {

@@ -229,15 +229,7 @@ fn narrowed(c: &SimpleCommand) -> bool {
 /// A command that narrows its input lines (`grep sshd`, `awk '/x/'`, `head`).
 fn is_filter(c: &SimpleCommand) -> bool {
     match c.program.as_str() {
-        // `grep -v x`, `grep -vw x`: every line but those, no narrowing
-        "grep" | "egrep" | "fgrep" | "rg" => !c.raw_argv.iter().skip(1).any(|w| {
-            let t = w.text.as_str();
-            t == "--invert-match"
-                || t.starts_with('-')
-                    && !t.starts_with("--")
-                    && t[1..].bytes().all(|b| b.is_ascii_alphabetic())
-                    && t.contains('v')
-        }),
+        "grep" | "egrep" | "fgrep" | "rg" => !c.inverts_match(),
         "awk" | "gawk" | "mawk" => c
             .raw_argv
             .iter()

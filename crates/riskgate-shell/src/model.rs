@@ -217,6 +217,19 @@ impl SimpleCommand {
             .find_map(|a| a.text.strip_prefix(flag).and_then(|r| r.strip_prefix('=')))
     }
 
+    /// Whether a grep prints the lines that do not match (`-v`, `-vw`, `--invert-match`):
+    /// every line but those, which narrows nothing.
+    pub fn inverts_match(&self) -> bool {
+        self.raw_argv.iter().skip(1).any(|w| {
+            let t = w.text.as_str();
+            t == "--invert-match"
+                || t.starts_with('-')
+                    && !t.starts_with("--")
+                    && t[1..].bytes().all(|b| b.is_ascii_alphabetic())
+                    && t.contains('v')
+        })
+    }
+
     /// Positional (non-flag) arguments, in order.
     pub fn positionals(&self) -> impl Iterator<Item = &Word> {
         self.args

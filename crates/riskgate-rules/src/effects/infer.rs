@@ -216,20 +216,8 @@ fn described_effects(v: &CommandView<'_>, p: &table::ProgramEffect, out: &mut Ve
         .filter(|a| !(script_flag && a.after_flag))
         .map(|a| a.text.as_ref())
         .skip(skip)
-        // a word holding several lines (a loop's variable over a file read whole: each line
-        // is a path the loop reaches) names each of them
-        .flat_map(|a: &str| {
-            let lines: Vec<&str> = if a.contains('\n') {
-                a.lines()
-                    .map(str::trim)
-                    .filter(|l| !l.is_empty())
-                    .take(16)
-                    .collect()
-            } else {
-                vec![a]
-            };
-            lines
-        })
+        // a loop's variable over lines read names each of them
+        .flat_map(riskgate_shell::word_values)
         .collect();
     let mode = (kind == EffectKind::Permissions)
         .then(|| v.positionals.first().map(|a| a.text.as_ref()))

@@ -24,6 +24,12 @@ use riskgate_model::{Finding, RiskLevel};
 
 use crate::matcher::CommandView;
 
+/// Whether a subcommand word is a delete (`delete`, `rm`, `destroy`, `drop` … of
+/// `data/effects.yaml`'s verbs).
+pub(crate) fn is_delete_verb(word: &str) -> bool {
+    table::verb(word) == Some(riskgate_model::effect::EffectKind::Delete)
+}
+
 /// Whether `program`'s dry run is documented to stop its change (`data/effects.yaml`).
 pub(crate) fn honours_dry_run(program: &str) -> bool {
     table::DRY_RUN_PROGRAMS.binary_search(&program).is_ok()

@@ -134,17 +134,7 @@ fn module_command(module: &str, args: &str) -> Option<String> {
 
 /// The commands an ad-hoc call of `program` with `args` runs, when it is one.
 pub(super) fn commands(program: &str, args: &[&str]) -> Vec<Adhoc> {
-    let value = |names: &[&str]| -> Option<&str> {
-        args.iter().enumerate().find_map(|(k, a)| {
-            names.iter().find_map(|n| {
-                if a == n {
-                    args.get(k + 1).copied()
-                } else {
-                    a.strip_prefix(n).and_then(|r| r.strip_prefix('='))
-                }
-            })
-        })
-    };
+    let value = |names: &[&str]| super::option_values(args, names).first().copied();
     let become_root = args.iter().any(|a| matches!(*a, "-b" | "--become"));
     let sudo = |t: String| if become_root { format!("sudo {t}") } else { t };
     match program {
